@@ -1,0 +1,3 @@
+module github.com/blockpatch-conformance/blockpatch-conformance
+
+go 1.26

@@ -1,0 +1,439 @@
+package reference
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// NoNewlineMarker follows a hunk body line whose bytes do not end in "\n".
+const NoNewlineMarker = `\ No newline at end of file`
+
+// Parse reads a .blockpatch document. It checks syntax and structure only:
+// which files exist, what they hold, and whether the payload hash is right
+// are questions for Plan. Every violation is a parse_error naming the line,
+// or invalid_path for a header path that breaks the path rules.
+func Parse(data []byte) (*Patch, error) {
+	p := &parser{data: data}
+	patch := &Patch{}
+	for p.skipBlank() {
+		if len(patch.Sections) == 2 {
+			return nil, p.errorf("a patch holds one move: a third section is not allowed")
+		}
+		s, meta, err := p.section()
+		if err != nil {
+			return nil, err
+		}
+		if len(patch.Sections) == 0 {
+			patch.ID, patch.PayloadSHA256 = meta.id, meta.sha
+		} else if meta.id != patch.ID || meta.sha != patch.PayloadSHA256 {
+			return nil, p.errorAt(meta.line, "cross-file sections must carry the same move id and payload-sha256")
+		}
+		patch.Sections = append(patch.Sections, s)
+	}
+	if len(patch.Sections) == 0 {
+		return nil, p.errorf("no diff --blockpatch section")
+	}
+	if err := checkStructure(patch); err != nil {
+		return nil, err
+	}
+	return patch, nil
+}
+
+// parser walks the document one "\n"-terminated line at a time.
+//
+// Invariant: line is the 1-based number of the current line, text holds it
+// without its "\n", and nl says whether it had one. off is where the next
+// line starts.
+type parser struct {
+	data []byte
+	off  int
+	line int
+	text []byte
+	nl   bool
+	eof  bool
+}
+
+// next advances to the following line; it returns false at the end.
+func (p *parser) next() bool {
+	if p.off >= len(p.data) {
+		p.eof, p.text, p.nl = true, nil, false
+		return false
+	}
+	p.line++
+	rest := p.data[p.off:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		p.text, p.nl = rest[:i], true
+		p.off += i + 1
+	} else {
+		p.text, p.nl = rest, false
+		p.off = len(p.data)
+	}
+	return true
+}
+
+// peek reports the next line without consuming it.
+func (p *parser) peek() (text []byte, ok bool) {
+	if p.off >= len(p.data) {
+		return nil, false
+	}
+	rest := p.data[p.off:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		return rest[:i], true
+	}
+	return rest, true
+}
+
+// skipBlank consumes blank separator lines and reports whether a non-blank
+// line follows.
+func (p *parser) skipBlank() bool {
+	for {
+		t, ok := p.peek()
+		if !ok {
+			return false
+		}
+		if len(t) != 0 {
+			return true
+		}
+		p.next()
+	}
+}
+
+func (p *parser) errorf(format string, args ...any) *Error {
+	return p.errorAt(p.line, format, args...)
+}
+
+func (p *parser) errorAt(line int, format string, args ...any) *Error {
+	e := errorf(ParseError, format, args...)
+	if line > 0 {
+		e.Message = "line " + strconv.Itoa(line) + ": " + e.Message
+	}
+	e.Phase = "parse"
+	return e
+}
+
+// header consumes the next line as a header line starting with prefix and
+// returns the rest of it.
+func (p *parser) header(prefix, what string) (string, error) {
+	if !p.next() {
+		return "", p.errorAt(p.line+1, "unexpected end of patch: expected %s", what)
+	}
+	if !p.nl {
+		return "", p.errorf("missing newline at end of patch")
+	}
+	if bytes.HasSuffix(p.text, []byte{'\r'}) {
+		return "", p.errorf("%s ends with a carriage return", what)
+	}
+	if !bytes.HasPrefix(p.text, []byte(prefix)) {
+		return "", p.errorf("expected %s, found %s", what, strconv.Quote(string(p.text)))
+	}
+	return string(p.text[len(prefix):]), nil
+}
+
+type metadata struct {
+	id, sha string
+	role    Role
+	ext     []string
+	line    int
+}
+
+func (p *parser) section() (*Section, metadata, error) {
+	var meta metadata
+	diffPaths, err := p.header("diff --blockpatch ", "a diff --blockpatch line")
+	if err != nil {
+		return nil, meta, err
+	}
+	diffLine := p.line
+	version, err := p.header("blockpatch version ", "blockpatch version 1 on the line after diff --blockpatch")
+	if err != nil {
+		return nil, meta, err
+	}
+	if version != "1" {
+		return nil, meta, p.errorf("unsupported blockpatch version %s", strconv.Quote(version))
+	}
+	rawMeta, err := p.header("blockpatch move ", "a blockpatch move metadata line")
+	if err != nil {
+		return nil, meta, err
+	}
+	if meta, err = p.metadata(rawMeta); err != nil {
+		return nil, meta, err
+	}
+	s := &Section{Role: meta.role, Extensions: meta.ext}
+	if s.OldPath, err = p.header("--- ", "a --- header"); err != nil {
+		return nil, meta, err
+	}
+	if s.NewPath, err = p.header("+++ ", "a +++ header"); err != nil {
+		return nil, meta, err
+	}
+	if diffPaths != s.OldPath+" "+s.NewPath {
+		return nil, meta, p.errorAt(diffLine, "diff --blockpatch line must name the same paths as the --- and +++ headers")
+	}
+	if err := p.checkHeaderPath(s.OldPath, "a/", "---"); err != nil {
+		return nil, meta, err
+	}
+	if err := p.checkHeaderPath(s.NewPath, "b/", "+++"); err != nil {
+		return nil, meta, err
+	}
+	if s.OldPath == DevNull && s.NewPath == DevNull {
+		return nil, meta, p.errorf("/dev/null -> /dev/null is not a valid section")
+	}
+	for p.skipBlank() {
+		t, _ := p.peek()
+		if bytes.HasPrefix(t, []byte("diff --blockpatch ")) {
+			break
+		}
+		h, err := p.hunk(meta.id)
+		if err != nil {
+			return nil, meta, err
+		}
+		if s.Hunk(h.Role) != nil {
+			return nil, meta, p.errorf("a section holds at most one blockpatch-%s hunk", h.Role)
+		}
+		s.Hunks = append(s.Hunks, h)
+	}
+	if len(s.Hunks) == 0 {
+		return nil, meta, p.errorAt(diffLine, "section has no hunk")
+	}
+	return s, meta, nil
+}
+
+// checkHeaderPath checks a --- or +++ path: DevNull, or prefix plus a path
+// that passes the path rules.
+func (p *parser) checkHeaderPath(path, prefix, header string) error {
+	if path == DevNull {
+		return nil
+	}
+	if !strings.HasPrefix(path, prefix) {
+		return p.errorf("%s path %s must start with %s or be /dev/null", header, strconv.Quote(path), prefix)
+	}
+	return CheckPath(path)
+}
+
+var (
+	idPattern  = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
+
+func (p *parser) metadata(raw string) (metadata, error) {
+	meta := metadata{line: p.line}
+	seen := map[string]bool{}
+	for _, tok := range strings.Split(raw, " ") {
+		key, value, ok := strings.Cut(tok, "=")
+		if !ok || key == "" || value == "" {
+			return meta, p.errorf("metadata token %s is not key=value", strconv.Quote(tok))
+		}
+		if seen[key] {
+			return meta, p.errorf("duplicate metadata key %s", key)
+		}
+		seen[key] = true
+		switch {
+		case key == "id":
+			if !idPattern.MatchString(value) {
+				return meta, p.errorf("invalid move id %s", strconv.Quote(value))
+			}
+			meta.id = value
+		case key == "payload-sha256":
+			if !shaPattern.MatchString(value) {
+				return meta, p.errorf("payload-sha256 must be 64 lowercase hex digits")
+			}
+			meta.sha = value
+		case key == "role":
+			if value != string(RoleSource) && value != string(RoleTarget) {
+				return meta, p.errorf("role must be source or target, not %s", strconv.Quote(value))
+			}
+			meta.role = Role(value)
+		case strings.HasPrefix(key, "x-"):
+			meta.ext = append(meta.ext, tok)
+		default:
+			return meta, p.errorf("unknown metadata key %s", strconv.Quote(key))
+		}
+	}
+	if meta.id == "" {
+		return meta, p.errorf("metadata lacks id")
+	}
+	if meta.sha == "" {
+		return meta, p.errorf("metadata lacks payload-sha256")
+	}
+	return meta, nil
+}
+
+var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ blockpatch-(source|target) id=(\S+)(?: (.*))?$`)
+
+// hunk parses one hunk: its header and exactly as many body lines as the
+// header counts.
+func (p *parser) hunk(id string) (*Hunk, error) {
+	text, err := p.header("@@ ", "a hunk header")
+	if err != nil {
+		return nil, err
+	}
+	m := hunkHeader.FindStringSubmatch("@@ " + text)
+	if m == nil {
+		return nil, p.errorf("malformed hunk header %s", strconv.Quote("@@ "+text))
+	}
+	h := &Hunk{Role: Role(m[5]), Label: m[7]}
+	nums := []*int{&h.OldStart, &h.OldCount, &h.NewStart, &h.NewCount}
+	for i, s := range m[1:5] {
+		if s == "" {
+			s = "1" // a range without a count covers one line
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || (i%2 == 1 && n > len(p.data)) { // a count cannot exceed the lines left
+
+			return nil, p.errorf("hunk range number %s is out of range", s)
+		}
+		*nums[i] = n
+	}
+	if m[6] != id {
+		return nil, p.errorf("hunk id %s does not match move id %s", strconv.Quote(m[6]), strconv.Quote(id))
+	}
+	headerLine := p.line
+
+	// Body: context lines, then the contiguous payload, then context lines.
+	const (
+		before = iota
+		payload
+		after
+	)
+	part := before
+	parts := [3][]byte{}
+	var payloadPrefix, otherPrefix byte = '-', '+'
+	if h.Role == RoleTarget {
+		payloadPrefix, otherPrefix = '+', '-'
+	}
+	old, new := 0, 0
+	lastPart := -1 // part of the last body line, for the marker
+	for old < h.OldCount || new < h.NewCount || p.markerNext() {
+		if !p.next() {
+			return nil, p.errorAt(headerLine, "hunk body ends early: header counts %d old and %d new lines, found %d and %d", h.OldCount, h.NewCount, old, new)
+		}
+		if len(p.text) == 0 {
+			if p.nl {
+				return nil, p.errorf("blank line inside hunk body (write an empty context line as a single space)")
+			}
+			return nil, p.errorf("missing newline at end of patch")
+		}
+		prefix := p.text[0]
+		if prefix == '\\' {
+			if string(p.text) != NoNewlineMarker {
+				return nil, p.errorf("malformed no-newline marker %s", strconv.Quote(string(p.text)))
+			}
+			if lastPart < 0 {
+				return nil, p.errorf("no-newline marker does not follow a body line")
+			}
+			buf := parts[lastPart]
+			parts[lastPart] = buf[:len(buf)-1]
+			lastPart = -1
+			continue
+		}
+		if !p.nl {
+			return nil, p.errorf("missing newline at end of patch (mark a line without newline with %q)", NoNewlineMarker)
+		}
+		switch prefix {
+		case ' ':
+			old++
+			new++
+			if part == payload {
+				part = after
+			}
+		case payloadPrefix:
+			if part == after {
+				return nil, p.errorf("payload lines must be contiguous")
+			}
+			part = payload
+			if h.Role == RoleSource {
+				old++
+			} else {
+				new++
+			}
+		case otherPrefix:
+			return nil, p.errorf("a blockpatch-%s hunk cannot hold %q lines", h.Role, string(otherPrefix))
+		default:
+			return nil, p.errorf("unexpected line in hunk body: %s", strconv.Quote(string(p.text)))
+		}
+		if old > h.OldCount || new > h.NewCount {
+			return nil, p.errorAt(headerLine, "hunk body is longer than its header counts (-%d +%d)", h.OldCount, h.NewCount)
+		}
+		parts[part] = append(parts[part], p.text[1:]...)
+		parts[part] = append(parts[part], '\n')
+		lastPart = part
+	}
+	h.Before, h.Payload, h.After = parts[before], parts[payload], parts[after]
+	if h.Payload == nil {
+		h.Payload = []byte{}
+	}
+	return h, nil
+}
+
+// markerNext reports whether the next line is a no-newline marker, which
+// belongs to the hunk even after its counts are met.
+func (p *parser) markerNext() bool {
+	t, ok := p.peek()
+	return ok && len(t) > 0 && t[0] == '\\'
+}
+
+// checkStructure enforces the section shapes of the spec's table.
+func checkStructure(patch *Patch) error {
+	bad := func(format string, args ...any) error {
+		e := errorf(ParseError, format, args...)
+		e.Phase = "parse"
+		return e
+	}
+	if len(patch.Sections) == 2 {
+		roles := patch.Sections[0].Role + "," + patch.Sections[1].Role
+		if roles != "source,target" && roles != "target,source" {
+			return bad("a cross-file move needs one role=source and one role=target section")
+		}
+		for _, s := range patch.Sections {
+			if s.OldPath == DevNull || s.NewPath == DevNull {
+				return bad("cross-file sections cannot use /dev/null")
+			}
+			if len(s.Hunks) != 1 || s.Hunks[0].Role != s.Role {
+				return bad("a role=%s section holds exactly one blockpatch-%s hunk", s.Role, s.Role)
+			}
+			if err := checkInFileHunk(s.Hunks[0], bad); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	s := patch.Sections[0]
+	if s.Role != "" {
+		return bad("role= is only for the two sections of a cross-file move")
+	}
+	switch {
+	case s.OldPath == DevNull:
+		if len(s.Hunks) != 1 || s.Hunks[0].Role != RoleTarget {
+			return bad("a /dev/null -> file section holds exactly one blockpatch-target hunk")
+		}
+		if s.Hunks[0].OldCount != 0 {
+			return bad("a file creation hunk holds only + payload lines, no context")
+		}
+	case s.NewPath == DevNull:
+		if len(s.Hunks) != 1 || s.Hunks[0].Role != RoleSource {
+			return bad("a file -> /dev/null section holds exactly one blockpatch-source hunk")
+		}
+		if s.Hunks[0].NewCount != 0 {
+			return bad("a file removal hunk holds only - payload lines, no context")
+		}
+	default:
+		for _, h := range s.Hunks {
+			if err := checkInFileHunk(h, bad); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkInFileHunk checks a hunk against an existing file: it moves at least
+// one byte, and a target hunk has context to anchor the insertion.
+func checkInFileHunk(h *Hunk, bad func(string, ...any) error) error {
+	if len(h.Payload) == 0 {
+		return bad("blockpatch-%s hunk has an empty payload", h.Role)
+	}
+	if h.Role == RoleTarget && len(h.Before)+len(h.After) == 0 {
+		return bad("a blockpatch-target hunk for an existing file needs context before or after the payload")
+	}
+	return nil
+}

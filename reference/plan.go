@@ -1,0 +1,441 @@
+package reference
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strconv"
+)
+
+// Files gives the planner the current bytes of operation paths.
+type Files interface {
+	// ReadFile returns the bytes at an operation path. An absent path is an
+	// *Error with code file_not_found; other failures carry their own code.
+	ReadFile(path string) ([]byte, error)
+}
+
+// MapFiles is an in-memory tree for the pure core: a missing key is a
+// missing file.
+type MapFiles map[string][]byte
+
+// ReadFile implements Files.
+func (m MapFiles) ReadFile(path string) ([]byte, error) {
+	if b, ok := m[path]; ok {
+		return b, nil
+	}
+	return nil, &Error{Code: FileNotFound, Phase: "read", Path: path, Message: "file not found: " + path}
+}
+
+// Apply returns a copy of the tree with the plan's changes made.
+func (m MapFiles) Apply(p *Plan) MapFiles {
+	out := make(MapFiles, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	for _, c := range p.Changes {
+		if c.Remove {
+			delete(out, c.Path)
+		} else {
+			out[c.Path] = c.Bytes()
+		}
+	}
+	return out
+}
+
+// Options are the knobs of check and apply.
+type Options struct {
+	Strip   int  // -pN; the CLI default is 1
+	Reverse bool // -R
+}
+
+// Plan is the evaluation of one move against the current tree.
+type Plan struct {
+	Result Result
+	// Changes lists the file transitions in commit order: the destination
+	// before the source. Empty unless Result.Status is applied.
+	Changes []Change
+}
+
+// Check parses a patch and evaluates it against files with the given
+// options, without writing anything. It returns every error code of Parse,
+// Resolve, Reverse and Evaluate.
+func Check(patch []byte, files Files, opts Options) (*Plan, error) {
+	p, err := Parse(patch)
+	if err != nil {
+		return nil, err
+	}
+	m, err := p.Resolve(opts.Strip)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Reverse {
+		if m, err = m.Reverse(); err != nil {
+			return nil, err
+		}
+	}
+	plan, err := Evaluate(m, files)
+	if err != nil {
+		return nil, err
+	}
+	strip := opts.Strip
+	plan.Result.StripComponents = &strip
+	return plan, nil
+}
+
+// Evaluate plans a move against the current bytes of its files. It checks
+// the payload (payload_mismatch, hash_mismatch) before reading any file,
+// then locates source and target exactly (source_not_found,
+// source_ambiguous, payload_mismatch, target_not_found, target_ambiguous,
+// target_overlaps_source, destination_exists, partial_applied_duplicate),
+// and passes on the read errors of files.
+func Evaluate(m *Move, files Files) (*Plan, error) {
+	if m.Source != nil && m.Target != nil && !bytes.Equal(m.Source.Payload, m.Target.Payload) {
+		return nil, &Error{Code: PayloadMismatch, Phase: "parse",
+			Message: "the target + payload differs from the source - payload"}
+	}
+	payload := m.Payload()
+	if sum := sha256.Sum256(payload); hex.EncodeToString(sum[:]) != m.PayloadSHA256 {
+		return nil, &Error{Code: HashMismatch, Phase: "parse", PayloadSHA256: hex.EncodeToString(sum[:]),
+			Message: "payload-sha256 " + m.PayloadSHA256 + " does not match the payload, whose hash is " + hex.EncodeToString(sum[:])}
+	}
+	e := &evaluation{m: m, files: files, payload: payload}
+	e.plan.Result = Result{OK: true, Changed: []string{}, Affected: affected(m), Moves: []MoveResult{{
+		ID: m.ID, Src: m.Src, Dst: m.Dst, PayloadSHA256: m.PayloadSHA256, PayloadBytes: len(payload),
+	}}}
+	var err error
+	switch m.Shape {
+	case ShapeRelocate:
+		err = e.relocate()
+	case ShapeInsert:
+		err = e.insert()
+	case ShapeDelete:
+		err = e.delete()
+	case ShapeCreate:
+		err = e.create()
+	case ShapeRemove:
+		err = e.remove()
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := &e.plan.Result
+	for _, path := range r.Affected { // changed follows affected order
+		for _, c := range e.plan.Changes {
+			if c.Path == path {
+				r.Changed = append(r.Changed, path)
+			}
+		}
+	}
+	r.Noop = len(r.Changed) == 0
+	if r.Status == "" {
+		r.Status = StatusApplied
+		if r.Noop {
+			r.Status = StatusNoop
+		}
+	}
+	return &e.plan, nil
+}
+
+func affected(m *Move) []string {
+	switch {
+	case m.Src == DevNull:
+		return []string{m.Dst}
+	case m.Dst == DevNull || m.Src == m.Dst:
+		return []string{m.Src}
+	}
+	return []string{m.Src, m.Dst}
+}
+
+// evaluation carries one Evaluate call.
+type evaluation struct {
+	m       *Move
+	files   Files
+	payload []byte
+	plan    Plan
+}
+
+func (e *evaluation) move() *MoveResult { return &e.plan.Result.Moves[0] }
+
+// alreadyApplied records a proven final state with the payload at start in
+// the destination (start < 0 when there is no destination).
+func (e *evaluation) alreadyApplied(start int) {
+	e.plan.Result.Status = StatusAlreadyApplied
+	if start >= 0 {
+		e.move().TargetRange = &Range{start, start + len(e.payload)}
+		e.move().InsertIndex = &start
+	}
+}
+
+func (e *evaluation) relocate() error {
+	src, tgt := e.m.Source, e.m.Target
+	ds, err := e.files.ReadFile(e.m.Src)
+	if err != nil {
+		return err
+	}
+	dt := ds
+	if !e.m.Same() {
+		if dt, err = e.files.ReadFile(e.m.Dst); err != nil {
+			return err
+		}
+	}
+	full := concat(src.Before, e.payload, src.After)
+	sm := Find(ds, full)
+	if sm.Count == 0 {
+		if fm := Find(dt, concat(tgt.Before, e.payload, tgt.After)); fm.Unique() {
+			e.alreadyApplied(fm.Ranges[0].Start + len(tgt.Before))
+			return nil
+		}
+		return sourceAbsent(ds, src, e.m.Src)
+	}
+	if !sm.Unique() {
+		return ambiguous(SourceAmbiguous, "source", e.m.Src, ds, sm)
+	}
+	ps := sm.Ranges[0].Start + len(src.Before)
+	pe := ps + len(e.payload)
+	e.move().SourceRange = &Range{ps, pe}
+
+	if !e.m.Same() {
+		if fm := Find(dt, concat(tgt.Before, e.payload, tgt.After)); fm.Unique() {
+			ts := fm.Ranges[0].Start + len(tgt.Before)
+			return &Error{Code: PartialAppliedDuplicate, Phase: "target", Path: e.m.Dst,
+				Message:       "the source payload is still in " + e.m.Src + " and " + e.m.Dst + " already holds the moved payload; review, then remove the source",
+				SourceRange:   &Range{ps, pe},
+				TargetRange:   &Range{ts, ts + len(e.payload)},
+				PayloadSHA256: e.m.PayloadSHA256, SuggestedAction: "review_then_remove_source"}
+		}
+	}
+	ip, err := e.anchor(dt)
+	if err != nil {
+		return err
+	}
+	if !e.m.Same() {
+		e.setInsert(ip, ip)
+		e.plan.Changes = []Change{
+			{Path: e.m.Dst, Data: [][]byte{dt[:ip], e.payload, dt[ip:]}},
+			{Path: e.m.Src, Data: [][]byte{ds[:ps], ds[pe:]}},
+		}
+		return nil
+	}
+	anchor := Range{ip - len(tgt.Before), ip + len(tgt.After)}
+	if anchor.Start < pe && ps < anchor.End {
+		return &Error{Code: TargetOverlapsSource, Phase: "target", Path: e.m.Dst,
+			SourceRange: &Range{ps, pe}, TargetRange: &anchor,
+			Message: "the target anchor overlaps the source payload in " + e.m.Dst}
+	}
+	var out [][]byte
+	if ip <= ps {
+		e.setInsert(ip, ip)
+		out = [][]byte{ds[:ip], e.payload, ds[ip:ps], ds[pe:]}
+	} else {
+		e.setInsert(ip, ip-len(e.payload))
+		out = [][]byte{ds[:ps], ds[pe:ip], e.payload, ds[ip:]}
+	}
+	lo, hi := min(ps, ip), max(pe, ip)
+	if !equalSegments(out[1:3], ds[lo:hi]) {
+		e.plan.Changes = []Change{{Path: e.m.Src, Data: out}}
+	}
+	return nil
+}
+
+// setInsert records the insertion offset before the move and the payload's
+// start after it.
+func (e *evaluation) setInsert(index, start int) {
+	e.move().InsertIndex = &index
+	e.move().TargetRange = &Range{start, start + len(e.payload)}
+}
+
+// anchor locates the unique target anchor in data and returns the
+// insertion offset.
+func (e *evaluation) anchor(data []byte) (int, error) {
+	t := e.m.Target
+	am := Find(data, concat(t.Before, t.After))
+	switch {
+	case am.Count == 0:
+		return 0, &Error{Code: TargetNotFound, Phase: "target", Path: e.m.Dst,
+			Message: "target anchor not found in " + e.m.Dst}
+	case !am.Unique():
+		return 0, ambiguous(TargetAmbiguous, "target", e.m.Dst, data, am)
+	}
+	return am.Ranges[0].Start + len(t.Before), nil
+}
+
+func (e *evaluation) insert() error {
+	t := e.m.Target
+	data, err := e.files.ReadFile(e.m.Dst)
+	if err != nil {
+		return err
+	}
+	if fm := Find(data, concat(t.Before, e.payload, t.After)); fm.Unique() {
+		e.alreadyApplied(fm.Ranges[0].Start + len(t.Before))
+		return nil
+	}
+	ip, err := e.anchor(data)
+	if err != nil {
+		return err
+	}
+	e.setInsert(ip, ip)
+	e.plan.Changes = []Change{{Path: e.m.Dst, Data: [][]byte{data[:ip], e.payload, data[ip:]}}}
+	return nil
+}
+
+func (e *evaluation) delete() error {
+	s := e.m.Source
+	data, err := e.files.ReadFile(e.m.Src)
+	if err != nil {
+		return err
+	}
+	sm := Find(data, concat(s.Before, e.payload, s.After))
+	switch {
+	case sm.Count == 0:
+		if deletedAlready(data, s, e.payload) {
+			e.alreadyApplied(-1)
+			return nil
+		}
+		return sourceAbsent(data, s, e.m.Src)
+	case !sm.Unique():
+		return ambiguous(SourceAmbiguous, "source", e.m.Src, data, sm)
+	}
+	ps := sm.Ranges[0].Start + len(s.Before)
+	pe := ps + len(e.payload)
+	e.move().SourceRange = &Range{ps, pe}
+	e.plan.Changes = []Change{{Path: e.m.Src, Data: [][]byte{data[:ps], data[pe:]}}}
+	return nil
+}
+
+// deletedAlready reports whether an in-file deletion's final state is
+// provable from the remaining anchors.
+func deletedAlready(data []byte, s *Hunk, payload []byte) bool {
+	switch {
+	case len(s.Before) > 0 && len(s.After) > 0:
+		return Find(data, concat(s.Before, s.After)).Unique()
+	case len(s.After) > 0:
+		return bytes.HasPrefix(data, s.After)
+	case len(s.Before) > 0:
+		return bytes.HasSuffix(data, s.Before)
+	}
+	return Find(data, payload).Count == 0
+}
+
+func (e *evaluation) create() error {
+	data, err := e.files.ReadFile(e.m.Dst)
+	switch {
+	case errors.Is(err, &Error{Code: FileNotFound}):
+		e.setInsert(0, 0)
+		e.plan.Changes = []Change{{Path: e.m.Dst, Data: [][]byte{e.payload}, Create: true}}
+		return nil
+	case err != nil:
+		return err
+	case bytes.Equal(data, e.payload):
+		e.alreadyApplied(0)
+		return nil
+	}
+	return &Error{Code: DestinationExists, Phase: "target", Path: e.m.Dst,
+		Message: e.m.Dst + " already exists with different content"}
+}
+
+func (e *evaluation) remove() error {
+	data, err := e.files.ReadFile(e.m.Src)
+	switch {
+	case errors.Is(err, &Error{Code: FileNotFound}):
+		e.alreadyApplied(-1)
+		return nil
+	case err != nil:
+		return err
+	case !bytes.Equal(data, e.payload):
+		return &Error{Code: PayloadMismatch, Phase: "source", Path: e.m.Src,
+			Message: e.m.Src + " does not hold exactly the payload of the removal hunk"}
+	}
+	e.move().SourceRange = &Range{0, len(data)}
+	e.plan.Changes = []Change{{Path: e.m.Src, Remove: true}}
+	return nil
+}
+
+// sourceAbsent explains why the exact source text is missing: a unique
+// envelope between the two context anchors holding other bytes is
+// payload_mismatch, several are source_ambiguous, none source_not_found.
+func sourceAbsent(data []byte, s *Hunk, path string) error {
+	notFound := &Error{Code: SourceNotFound, Phase: "source", Path: path,
+		Message: "source block not found in " + path}
+	if len(s.Before) == 0 || len(s.After) == 0 {
+		return notFound
+	}
+	env := envelopes(data, s.Before, s.After)
+	switch {
+	case env.Count == 0:
+		return notFound
+	case env.Unique():
+		r := env.Ranges[0]
+		return &Error{Code: PayloadMismatch, Phase: "source", Path: path,
+			Ranges: env.Ranges, LineRanges: LineRanges(data, env.Ranges), Matches: 1,
+			SourceRange: &Range{r.Start + len(s.Before), r.End - len(s.After)},
+			Message:     "the bytes between the source anchors in " + path + " differ from the payload"}
+	}
+	return ambiguous(SourceAmbiguous, "source", path, data, env)
+}
+
+// envelopes pairs each occurrence of before with the first occurrence of
+// after that starts at or after its end.
+func envelopes(data, before, after []byte) Matches {
+	var m Matches
+	last := bytes.LastIndex(data, after)
+	scan(data, before, func(b int) bool {
+		end := b + len(before)
+		if end > last {
+			return false
+		}
+		if m.Count == MatchCountLimit {
+			m.Truncated = true
+			return false
+		}
+		m.Count++
+		if len(m.Ranges) < MaxReportedRanges {
+			a := end + bytes.Index(data[end:], after)
+			m.Ranges = append(m.Ranges, Range{b, a + len(after)})
+		}
+		return true
+	})
+	return m
+}
+
+func ambiguous(code Code, phase, path string, data []byte, m Matches) *Error {
+	what := "source block"
+	if code == TargetAmbiguous {
+		what = "target anchor"
+	}
+	count := strconvCount(m)
+	return &Error{Code: code, Phase: phase, Path: path, Matches: m.Count, MatchesTruncated: m.Truncated,
+		Ranges: m.Ranges, LineRanges: LineRanges(data, m.Ranges),
+		Message: what + " is ambiguous in " + path + ": " + count + " matches"}
+}
+
+func strconvCount(m Matches) string {
+	s := strconv.Itoa(m.Count)
+	if m.Truncated {
+		s = "at least " + s
+	}
+	return s
+}
+
+// equalSegments reports whether the concatenation of segs equals b.
+func equalSegments(segs [][]byte, b []byte) bool {
+	for _, s := range segs {
+		if len(s) > len(b) || !bytes.Equal(s, b[:len(s)]) {
+			return false
+		}
+		b = b[len(s):]
+	}
+	return len(b) == 0
+}
+
+func concat(parts ...[]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}

@@ -1,0 +1,65 @@
+package reference
+
+// Status is the outcome of a successful check or apply.
+type Status string
+
+// The statuses of the spec's ApplyResult.
+const (
+	StatusApplied        Status = "applied"
+	StatusNoop           Status = "noop"
+	StatusAlreadyApplied Status = "already_applied"
+)
+
+// Result is the spec's ApplyResult: the JSON printed on success.
+type Result struct {
+	OK       bool     `json:"ok"`
+	Changed  []string `json:"changed"`
+	Affected []string `json:"affected"`
+	// Written is true only when files were replaced; callers that commit a
+	// plan set it.
+	Written         bool         `json:"written"`
+	Noop            bool         `json:"noop"`
+	Status          Status       `json:"status"`
+	StripComponents *int         `json:"strip_components,omitempty"`
+	Patch           *string      `json:"patch,omitempty"`
+	Moves           []MoveResult `json:"moves"`
+}
+
+// MoveResult describes the one move of a result.
+type MoveResult struct {
+	ID            string `json:"id"`
+	Src           string `json:"src"`
+	Dst           string `json:"dst"`
+	PayloadSHA256 string `json:"payload_sha256"`
+	PayloadBytes  int    `json:"payload_bytes"`
+	// SourceRange is the payload's bytes in the source file before the move.
+	SourceRange *Range `json:"source_range"`
+	// TargetRange is the payload's bytes in the destination after the move.
+	TargetRange *Range `json:"target_range"`
+	// InsertIndex is where the payload goes in the destination before the move.
+	InsertIndex *int `json:"insert_index"`
+}
+
+// Change is one file transition of a plan.
+type Change struct {
+	Path string
+	// Data is the file's new content as a sequence of slices, most of them
+	// sharing the original file's bytes, so a plan for a large file costs
+	// little more than the file itself. Nil when Remove is set.
+	Data [][]byte
+	// Create is set when the path is absent now; Remove when it goes away.
+	Create, Remove bool
+}
+
+// Bytes joins the change's data.
+func (c Change) Bytes() []byte {
+	n := 0
+	for _, d := range c.Data {
+		n += len(d)
+	}
+	out := make([]byte, 0, n)
+	for _, d := range c.Data {
+		out = append(out, d...)
+	}
+	return out
+}
