@@ -1,0 +1,212 @@
+// Package cli is the reference blockpatch command line: argument parsing,
+// reading patches and move requests, committing through the reference's
+// Workspace, and printing the spec's human and JSON output.
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
+)
+
+// Version is the blockpatch version the reference implements.
+const Version = "1.1.0"
+
+// Env is the world a run sees. Zero fields fall back to the process's own.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// BeforeVerify, when set, is installed on the run's Workspace; tests use
+	// it to change files between planning and commit.
+	BeforeVerify func(root string)
+}
+
+// Main runs the CLI on the process's standard streams and returns the exit
+// status: 0 on success, 1 on any error.
+func Main(args []string) int {
+	return Run(args, Env{})
+}
+
+// Run runs the CLI with args (program name excluded) and returns the exit
+// status.
+func Run(args []string, env Env) int {
+	if env.Stdin == nil {
+		env.Stdin = os.Stdin
+	}
+	if env.Stdout == nil {
+		env.Stdout = os.Stdout
+	}
+	if env.Stderr == nil {
+		env.Stderr = os.Stderr
+	}
+	r := &run{env: env}
+	err := r.main(args)
+	if err == nil {
+		return 0
+	}
+	var e *reference.Error
+	if !errors.As(err, &e) {
+		e = &reference.Error{Code: reference.UnexpectedError, Message: err.Error()}
+	}
+	if wantsJSON(args) {
+		writeJSON(env.Stderr, struct {
+			OK    bool             `json:"ok"`
+			Error *reference.Error `json:"error"`
+		}{false, e})
+	} else {
+		fmt.Fprintf(env.Stderr, "blockpatch: %s\n", e.Message)
+	}
+	return 1
+}
+
+type run struct {
+	env Env
+	o   *options
+}
+
+func (r *run) main(args []string) (err error) {
+	defer func() { // an internal fault is unexpected_error, never a crash
+		if p := recover(); p != nil {
+			err = &reference.Error{Code: reference.UnexpectedError, Message: fmt.Sprint("internal error: ", p)}
+		}
+	}()
+	o, err := parseArgs(args)
+	if err != nil {
+		return err
+	}
+	r.o = o
+	if o.explain {
+		o.jsonOutput = true
+		if o.command != "check" {
+			o.dryRun = true
+		}
+	}
+	switch o.command {
+	case "help":
+		_, err := io.WriteString(r.env.Stdout, usage)
+		return err
+	case "version":
+		return r.version()
+	case "check", "apply":
+		return r.patch()
+	default:
+		return r.move()
+	}
+}
+
+func (r *run) version() error {
+	if !r.o.jsonOutput {
+		_, err := fmt.Fprintf(r.env.Stdout, "blockpatch %s (blockpatch-conformance reference)\n", Version)
+		return err
+	}
+	return writeJSON(r.env.Stdout, map[string]any{
+		"ok": true, "name": "blockpatch", "version": Version, "spec": "1.1",
+		"implementation": "blockpatch-conformance reference",
+		"features":       []string{"core", "planner", "cli"},
+	})
+}
+
+// patch runs check and apply.
+func (r *run) patch() error {
+	o := r.o
+	path := o.input
+	if !o.hasInput && len(o.positional) == 1 {
+		path = o.positional[0]
+	}
+	data, err := r.readInput(path)
+	if err != nil {
+		return err
+	}
+	ws, err := r.workspace()
+	if err != nil {
+		return err
+	}
+	plan, err := reference.Check(data, ws, reference.Options{Strip: o.strip, Reverse: o.reverse})
+	if err != nil {
+		return err
+	}
+	return r.finish(ws, plan, o.command == "check" || o.dryRun)
+}
+
+// finish commits a plan unless told not to, and prints the result.
+func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) error {
+	if !dry && len(plan.Changes) > 0 {
+		if err := ws.Commit(plan.Changes); err != nil {
+			return err
+		}
+		plan.Result.Written = true
+	}
+	if r.o.jsonOutput {
+		return writeJSON(r.env.Stdout, plan.Result)
+	}
+	return r.human(plan.Result)
+}
+
+// human prints one line per affected path.
+func (r *run) human(res reference.Result) error {
+	changed := map[string]bool{}
+	for _, p := range res.Changed {
+		changed[p] = true
+	}
+	for _, p := range res.Affected {
+		verb := "unchanged"
+		if changed[p] {
+			verb = "would change"
+			if res.Written {
+				verb = "changed"
+			}
+		}
+		if _, err := fmt.Fprintf(r.env.Stdout, "%s %s\n", verb, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *run) workspace() (*reference.Workspace, error) {
+	ws, err := reference.NewWorkspace(r.o.cwd)
+	if err != nil {
+		return nil, err
+	}
+	if hook := r.env.BeforeVerify; hook != nil {
+		ws.BeforeVerify = func() { hook(ws.Root()) }
+	}
+	return ws, nil
+}
+
+// readInput reads a patch or move JSON from a path relative to the shell's
+// working directory, or from stdin for "" and "-".
+func (r *run) readInput(path string) ([]byte, error) {
+	if path == "" || path == "-" {
+		data, err := io.ReadAll(r.env.Stdin)
+		if err != nil {
+			return nil, &reference.Error{Code: reference.IOError, Phase: "read", Message: "reading stdin: " + err.Error(), Err: err}
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		code := reference.IOError
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			code = reference.FileNotFound
+		case errors.Is(err, os.ErrPermission):
+			code = reference.PermissionDenied
+		}
+		return nil, &reference.Error{Code: code, Phase: "read", Path: path, Message: err.Error(), Err: err}
+	}
+	return data, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}

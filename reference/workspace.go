@@ -1,0 +1,345 @@
+package reference
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// Workspace is the filesystem layer. It resolves operation paths inside a
+// root directory (the CLI's --cwd), implements Files for the planner, and
+// commits a plan with temp-file-and-rename writes.
+//
+// A Workspace remembers every file it read, so Commit can prove nothing
+// changed underneath the plan. Use one Workspace per operation.
+type Workspace struct {
+	root string
+	seen map[string]snapshot
+	// BeforeVerify, when set, runs after every file is staged and before the
+	// inputs are re-checked. Tests use it to inject concurrent changes.
+	BeforeVerify func()
+}
+
+// snapshot is what ReadFile saw at a path.
+type snapshot struct {
+	absent bool
+	data   []byte
+	info   fs.FileInfo
+}
+
+// NewWorkspace opens root as the directory operations are confined to. A
+// missing root is file_not_found; a root that is not a directory is
+// not_regular_file.
+func NewWorkspace(root string) (*Workspace, error) {
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, fsError(err, root, "read")
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, fsError(err, root, "read")
+	}
+	if !info.IsDir() {
+		return nil, &Error{Code: NotRegularFile, Phase: "read", Path: root, Message: "--cwd " + root + " is not a directory"}
+	}
+	return &Workspace{root: abs, seen: map[string]snapshot{}}, nil
+}
+
+// Root returns the workspace's absolute root with symlinks resolved.
+func (w *Workspace) Root() string { return w.root }
+
+// ReadFile implements Files. Besides the codes of CheckPath it returns
+// symlink_path for a path through a symlink, path_outside_cwd when that
+// symlink leads outside the root, not_regular_file, file_not_found,
+// permission_denied and io_error.
+func (w *Workspace) ReadFile(path string) ([]byte, error) {
+	full, err := w.resolve(path)
+	if err != nil {
+		if errors.Is(err, &Error{Code: FileNotFound}) {
+			w.seen[path] = snapshot{absent: true}
+		}
+		return nil, err
+	}
+	data, info, err := readRegular(full)
+	if err != nil {
+		return nil, fsError(err, path, "read")
+	}
+	w.seen[path] = snapshot{data: data, info: info}
+	return data, nil
+}
+
+// readRegular reads a file that Lstat showed to be regular, and returns the
+// stat of the opened file so the two belong to the same inode.
+func readRegular(full string) ([]byte, fs.FileInfo, error) {
+	f, err := os.Open(full)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	data := make([]byte, info.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, nil, err
+	}
+	if n, _ := f.Read(make([]byte, 1)); n != 0 { // grew while reading
+		return nil, nil, &Error{Code: ConcurrentModification, Phase: "read", Message: full + " changed while being read"}
+	}
+	return data, info, nil
+}
+
+// resolve checks an operation path and walks it component by component
+// below the root, refusing symlinks and non-directories on the way.
+func (w *Workspace) resolve(path string) (string, error) {
+	if err := CheckPath(path); err != nil {
+		return "", err
+	}
+	segs := strings.Split(path, "/")
+	cur := w.root
+	for i, seg := range segs {
+		cur = filepath.Join(cur, seg)
+		rel := strings.Join(segs[:i+1], "/")
+		info, err := os.Lstat(cur)
+		if err != nil {
+			return "", fsError(err, path, "read")
+		}
+		switch mode := info.Mode(); {
+		case mode&fs.ModeSymlink != 0:
+			return "", w.symlinkError(cur, rel, path)
+		case i < len(segs)-1 && !mode.IsDir():
+			return "", &Error{Code: NotRegularFile, Phase: "read", Path: path,
+				Message: rel + " is not a directory, in path " + path}
+		case i == len(segs)-1 && !mode.IsRegular():
+			return "", &Error{Code: NotRegularFile, Phase: "read", Path: path,
+				Message: path + " is not a regular file"}
+		}
+	}
+	return cur, nil
+}
+
+// symlinkError reports a symlink component: path_outside_cwd when it leads
+// outside the root, symlink_path otherwise.
+func (w *Workspace) symlinkError(full, rel, path string) error {
+	if real, err := filepath.EvalSymlinks(full); err != nil || !within(w.root, real) {
+		return &Error{Code: PathOutsideCwd, Phase: "read", Path: path,
+			Message: path + " leads outside --cwd through the symlink " + rel}
+	}
+	return &Error{Code: SymlinkPath, Phase: "read", Path: path,
+		Message: path + " passes through the symlink " + rel}
+}
+
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// fsError maps an operating-system error to a spec code.
+func fsError(err error, path, phase string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Path == "" {
+			e.Path = path
+		}
+		return e
+	}
+	code := IOError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		code = FileNotFound
+	case errors.Is(err, fs.ErrPermission):
+		code = PermissionDenied
+	case errors.Is(err, syscall.ENOTDIR):
+		code = NotRegularFile
+	}
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Op + " " + path + ": " + pe.Err.Error()
+	}
+	return &Error{Code: code, Phase: phase, Path: path, Message: msg, Err: err}
+}
+
+// Commit makes a plan's changes on disk. It stages every new content in a
+// temp file beside its target, re-checks that every file the plan read is
+// unchanged (concurrent_modification otherwise), then renames in order,
+// destination before source, and removes paths. On any failure before the
+// renames nothing on disk changes; no temp file survives any outcome.
+func (w *Workspace) Commit(changes []Change) (err error) {
+	type staged struct {
+		change Change
+		full   string
+		temp   string
+	}
+	var (
+		stages  []staged
+		newDirs []string // created parents, deepest last
+	)
+	defer func() {
+		for _, s := range stages {
+			if s.temp != "" {
+				os.Remove(s.temp)
+			}
+		}
+		if err != nil {
+			for i := len(newDirs) - 1; i >= 0; i-- {
+				os.Remove(newDirs[i])
+			}
+		}
+	}()
+	for _, c := range changes {
+		full := filepath.Join(w.root, filepath.FromSlash(c.Path))
+		s := staged{change: c, full: full}
+		if !c.Remove {
+			if c.Create {
+				dirs, err := w.makeParents(c.Path)
+				newDirs = append(newDirs, dirs...)
+				if err != nil {
+					return err
+				}
+			}
+			mode := fs.FileMode(0o644)
+			if snap, ok := w.seen[c.Path]; ok && !snap.absent {
+				mode = snap.info.Mode().Perm()
+			}
+			if s.temp, err = stage(full, c.Data, mode); err != nil {
+				return fsError(err, c.Path, "write")
+			}
+		}
+		stages = append(stages, s)
+	}
+	if w.BeforeVerify != nil {
+		w.BeforeVerify()
+	}
+	if err := w.verify(changes); err != nil {
+		return err
+	}
+	for i := range stages {
+		s := &stages[i]
+		if s.change.Remove {
+			err = os.Remove(s.full)
+		} else {
+			err = os.Rename(s.temp, s.full)
+			if err == nil {
+				s.temp = ""
+			}
+		}
+		if err != nil {
+			return fsError(err, s.change.Path, "write")
+		}
+	}
+	return nil
+}
+
+// makeParents creates the missing parent directories of an operation path
+// and returns those it created, outermost first.
+func (w *Workspace) makeParents(path string) ([]string, error) {
+	segs := strings.Split(path, "/")
+	var made []string
+	cur := w.root
+	for _, seg := range segs[:len(segs)-1] {
+		cur = filepath.Join(cur, seg)
+		err := os.Mkdir(cur, 0o755)
+		switch {
+		case err == nil:
+			made = append(made, cur)
+		case errors.Is(err, fs.ErrExist):
+			if info, lerr := os.Lstat(cur); lerr != nil || !info.IsDir() {
+				return made, &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
+					Message: "a parent of " + path + " changed while planning"}
+			}
+		default:
+			return made, fsError(err, path, "write")
+		}
+	}
+	return made, nil
+}
+
+// stage writes data to a new temp file in full's directory with the given
+// mode and returns its name.
+func stage(full string, data [][]byte, mode fs.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(full), "."+filepath.Base(full)+".blockpatch-*")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	for _, d := range data {
+		if _, err = f.Write(d); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// verify re-checks every path the plan read: absent paths are still absent
+// (or already hold the planned bytes), present files have the same stat and
+// the same bytes.
+func (w *Workspace) verify(changes []Change) error {
+	planned := map[string]Change{}
+	for _, c := range changes {
+		planned[c.Path] = c
+	}
+	for path, snap := range w.seen {
+		changed := &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
+			Message: path + " changed after it was verified; nothing was written"}
+		full := filepath.Join(w.root, filepath.FromSlash(path))
+		info, err := os.Lstat(full)
+		if snap.absent {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if c, ok := planned[path]; ok && err == nil && info.Mode().IsRegular() && sameContent(full, c.Bytes()) {
+				continue
+			}
+			return changed
+		}
+		if err != nil || !info.Mode().IsRegular() || !os.SameFile(info, snap.info) ||
+			info.Size() != snap.info.Size() || !info.ModTime().Equal(snap.info.ModTime()) ||
+			info.Mode() != snap.info.Mode() || !sameContent(full, snap.data) {
+			return changed
+		}
+	}
+	return nil
+}
+
+// sameContent streams the file at full and compares it with want.
+func sameContent(full string, want []byte) bool {
+	f, err := os.Open(full)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	for {
+		n, err := f.Read(buf)
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false
+		}
+		want = want[n:]
+		if err == io.EOF {
+			return len(want) == 0
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
