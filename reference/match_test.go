@@ -1,0 +1,140 @@
+package reference
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// naiveFind is the quadratic oracle: try every offset.
+func naiveFind(data, needle []byte) Matches {
+	var m Matches
+	for i := 0; i+len(needle) <= len(data); i++ {
+		if bytes.Equal(data[i:i+len(needle)], needle) {
+			if m.Count == MatchCountLimit {
+				m.Truncated = true
+				break
+			}
+			m.Count++
+			if len(m.Ranges) < MaxReportedRanges {
+				m.Ranges = append(m.Ranges, Range{i, i + len(needle)})
+			}
+		}
+	}
+	return m
+}
+
+func TestFind(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, data, needle string
+		count              int
+		truncated          bool
+		ranges             []Range
+	}{
+		{"absent", "abc", "x", 0, false, nil},
+		{"unique", "abc", "b", 1, false, []Range{{1, 2}}},
+		{"overlapping pair", "aaa", "aa", 2, false, []Range{{0, 2}, {1, 3}}},
+		{"overlapping period", "abababa", "aba", 3, false, []Range{{0, 3}, {2, 5}, {4, 7}}},
+		{"needle longer", "ab", "abc", 0, false, nil},
+		{"whole", "abc", "abc", 1, false, []Range{{0, 3}}},
+		{"crlf is not lf", "a\r\nb\n", "a\nb", 0, false, nil},
+		{"ranges capped at ten", string(bytes.Repeat([]byte("x"), 12)), "x", 12, false,
+			[]Range{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {8, 9}, {9, 10}}},
+		{"count at limit is exact", string(bytes.Repeat([]byte("x"), MatchCountLimit)), "x", MatchCountLimit, false, nil},
+		{"count past limit truncates", string(bytes.Repeat([]byte("x"), MatchCountLimit+1)), "x", MatchCountLimit, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m := Find([]byte(tt.data), []byte(tt.needle))
+			if m.Count != tt.count || m.Truncated != tt.truncated {
+				t.Errorf("count %d truncated %v; want %d %v", m.Count, m.Truncated, tt.count, tt.truncated)
+			}
+			if tt.ranges != nil || tt.count == 0 {
+				if diff := cmp.Diff(tt.ranges, m.Ranges); diff != "" {
+					t.Errorf("ranges (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+// TestFindAgreesWithOracle compares Find with the quadratic oracle on
+// random small inputs over a tiny alphabet, where overlaps are common.
+func TestFindAgreesWithOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ab\n"[rng.IntN(3)]
+		}
+		return b
+	}
+	for i := 0; i < 20000; i++ {
+		data, needle := gen(rng.IntN(300)), gen(1+rng.IntN(4))
+		if i%7 == 0 { // long runs of one byte
+			data = bytes.Repeat([]byte("a"), rng.IntN(400))
+			needle = bytes.Repeat([]byte("a"), 1+rng.IntN(5))
+		}
+		want, got := naiveFind(data, needle), Find(data, needle)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("Find(%q, %q) (-want +got):\n%s", data, needle, diff)
+		}
+	}
+}
+
+func TestLineRanges(t *testing.T) {
+	t.Parallel()
+	data := []byte("one\ntwo\nthree\nfour")
+	tests := []struct {
+		name string
+		in   Range
+		want Range
+	}{
+		{"first line", Range{0, 3}, Range{1, 1}},
+		{"line with newline", Range{0, 4}, Range{1, 1}},
+		{"two lines", Range{0, 5}, Range{1, 2}},
+		{"last line without newline", Range{14, 18}, Range{4, 4}},
+		{"mid line", Range{5, 6}, Range{2, 2}},
+		{"newline only", Range{3, 4}, Range{1, 1}},
+		{"span", Range{4, 14}, Range{2, 3}},
+	}
+	for _, tt := range tests {
+		if got := LineRanges(data, []Range{tt.in}); got[0] != tt.want {
+			t.Errorf("%s: LineRanges(%v) = %v, want %v", tt.name, tt.in, got[0], tt.want)
+		}
+	}
+	// Overlapping ranges in order, as ambiguous matches produce.
+	got := LineRanges([]byte("a\na\na\n"), []Range{{0, 4}, {2, 6}})
+	if diff := cmp.Diff([]Range{{1, 2}, {2, 3}}, got); diff != "" {
+		t.Errorf("overlapping (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkFindAdversarial measures the matcher on inputs that make naive
+// overlapping search quadratic: a long run of one byte searched for a
+// needle that almost matches everywhere, or matches everywhere. Compare the
+// ns/op across sizes: time must grow linearly with the input.
+func BenchmarkFindAdversarial(b *testing.B) {
+	for _, size := range []int{1 << 20, 4 << 20, 16 << 20} {
+		data := bytes.Repeat([]byte("a"), size)
+		needles := map[string][]byte{
+			"near-miss-1k":  append(bytes.Repeat([]byte("a"), 1000), 'b'),
+			"near-miss-40":  append(bytes.Repeat([]byte("a"), 40), 'b'),
+			"all-match-64k": bytes.Repeat([]byte("a"), 64<<10),
+		}
+		for name, needle := range needles {
+			b.Run(name+"/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					Find(data, needle)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,262 @@
+package reference
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseRules(t *testing.T) {
+	t.Parallel()
+	shaMove := sha("move me\n")
+	tests := []struct {
+		name, reason string
+		patch        string
+		code         Code // "" for a valid patch
+	}{
+		{"relocation", "the upstream example parses", relocation, ""},
+		{"empty", "a patch needs a section", "", ParseError},
+		{"blank only", "blank lines are not a section", "\n\n", ParseError},
+		{"leading blank lines", "blank lines separate constructs", "\n\n" + relocation, ""},
+		{"garbage before", "nothing but blank lines may precede a section", "hello\n" + relocation, ParseError},
+		{"missing version", "version line must follow diff line",
+			strings.Replace(relocation, "blockpatch version 1\n", "", 1), ParseError},
+		{"version 2", "only version 1 exists",
+			strings.Replace(relocation, "version 1", "version 2", 1), ParseError},
+		{"missing metadata", "blockpatch move line is required",
+			strings.Replace(relocation, "blockpatch move id=move-1 payload-sha256="+shaMove+"\n", "", 1), ParseError},
+		{"unknown metadata key", "unknown keys are rejected",
+			strings.Replace(relocation, "id=move-1 ", "id=move-1 colour=red ", 1), ParseError},
+		{"x- metadata key", "x- keys are extensions",
+			strings.Replace(relocation, "id=move-1 ", "id=move-1 x-tool=agent ", 1), ""},
+		{"duplicate metadata key", "keys are unique",
+			strings.Replace(relocation, "id=move-1 ", "id=move-1 id=move-1 ", 1), ParseError},
+		{"missing id", "id is required",
+			strings.Replace(relocation, "id=move-1 payload", "payload", 1), ParseError},
+		{"uppercase hash", "payload-sha256 is lowercase hex",
+			strings.Replace(relocation, shaMove, strings.ToUpper(shaMove), 1), ParseError},
+		{"short hash", "payload-sha256 is 64 digits",
+			strings.Replace(relocation, shaMove, shaMove[:63], 1), ParseError},
+		{"double space in metadata", "tokens are separated by one space",
+			strings.Replace(relocation, "id=move-1 ", "id=move-1  ", 1), ParseError},
+		{"role in single section", "role is for cross-file sections only",
+			strings.Replace(relocation, "id=move-1 ", "id=move-1 role=source ", 1), ParseError},
+		{"missing a/ prefix", "old path needs a/",
+			strings.Replace(relocation, "a/file.txt", "file.txt", 2), ParseError},
+		{"missing b/ prefix", "new path needs b/",
+			strings.Replace(relocation, "b/file.txt", "x/file.txt", 2), ParseError},
+		{"diff line names other paths", "diff line must repeat the header paths",
+			strings.Replace(relocation, "diff --blockpatch a/file.txt", "diff --blockpatch a/other.txt", 1), ParseError},
+		{"backslash path", "paths use / only",
+			strings.ReplaceAll(relocation, "file.txt", `dir\file.txt`), InvalidPath},
+		{"dotdot path", ".. segments are rejected",
+			strings.ReplaceAll(relocation, "/file.txt", "/../file.txt"), InvalidPath},
+		{"dot path", ". segments are rejected",
+			strings.ReplaceAll(relocation, "/file.txt", "/./file.txt"), InvalidPath},
+		{"empty segment", "empty segments are rejected",
+			strings.ReplaceAll(relocation, "/file.txt", "//file.txt"), InvalidPath},
+		{"control char path", "control characters are rejected",
+			strings.ReplaceAll(relocation, "file.txt", "fi\x01le.txt"), InvalidPath},
+		{"header CR", "header lines must not end in CR",
+			strings.Replace(relocation, "blockpatch version 1\n", "blockpatch version 1\r\n", 1), ParseError},
+		{"blank inside hunk", "blank lines inside bodies are errors",
+			strings.Replace(relocation, " alpha\n-move me\n", " alpha\n\n-move me\n", 1), ParseError},
+		{"count too large", "counts must equal the body",
+			strings.Replace(relocation, "@@ -1,3 +1,2 @@", "@@ -1,4 +1,3 @@", 1), ParseError},
+		{"count too small", "counts must equal the body",
+			strings.Replace(relocation, "@@ -1,3 +1,2 @@", "@@ -1,2 +1,1 @@", 1), ParseError},
+		{"count omitted means one", "a range without count is one line",
+			strings.Replace(relocation, "@@ -4,1 +4,2 @@", "@@ -4 +4,2 @@", 1), ""},
+		{"hunk id differs", "hunk ids match the move id",
+			strings.Replace(relocation, "blockpatch-target id=move-1", "blockpatch-target id=move-2", 1), ParseError},
+		{"label", "labels follow the id",
+			strings.Replace(relocation, "blockpatch-target id=move-1", "blockpatch-target id=move-1 constructor", 1), ""},
+		{"plus in source hunk", "source hunks hold - lines only",
+			strings.Replace(relocation, "-move me\n omega", "-move me\n+extra\n omega", 1), ParseError},
+		{"payload not contiguous", "payload is one run",
+			strings.Replace(relocation, "@@ -1,3 +1,2 @@ blockpatch-source id=move-1\n alpha\n-move me\n omega\n",
+				"@@ -1,4 +1,2 @@ blockpatch-source id=move-1\n alpha\n-move me\n omega\n-more\n", 1), ParseError},
+		{"two source hunks", "one hunk of each kind",
+			strings.Replace(relocation, "blockpatch-target id=move-1\n target\n+move me\n",
+				"blockpatch-source id=move-1\n target\n-move me\n", 1), ParseError},
+		{"empty in-file payload", "in-file moves carry bytes",
+			section("a/f", "b/f", sha(""), "") + "@@ -1,2 +1,2 @@ blockpatch-source id=move-1\n a\n b\n", ParseError},
+		{"target without context", "existing-file targets need context",
+			section("a/f", "b/f", shaMove, "") + "@@ -1,0 +1,1 @@ blockpatch-target id=move-1\n+move me\n", ParseError},
+		{"dev null both", "/dev/null -> /dev/null is invalid",
+			section("/dev/null", "/dev/null", shaMove, "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+move me\n", ParseError},
+		{"a/dev/null is a file", "prefixed dev/null is an ordinary path",
+			section("a/dev/null", "b/dev/null", shaMove, "") + "@@ -1,2 +1,1 @@ blockpatch-source id=move-1\n x\n-move me\n", ""},
+		{"create with context", "whole-file hunks have no context",
+			section("/dev/null", "b/f", shaMove, "") + "@@ -0,1 +1,2 @@ blockpatch-target id=move-1\n ctx\n+move me\n", ParseError},
+		{"create with source hunk", "creation has a target hunk only",
+			section("/dev/null", "b/f", shaMove, "") + "@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-move me\n", ParseError},
+		{"remove with context", "whole-file hunks have no context",
+			section("a/f", "/dev/null", shaMove, "") + "@@ -1,2 +0,1 @@ blockpatch-source id=move-1\n-move me\n ctx\n", ParseError},
+		{"empty create", "zero-byte creation is valid",
+			section("/dev/null", "b/f", sha(""), "") + "@@ -0,0 +0,0 @@ blockpatch-target id=move-1\n", ""},
+		{"marker first", "a marker must follow a body line",
+			section("/dev/null", "b/f", sha(""), "") + "@@ -0,0 +0,0 @@ blockpatch-target id=move-1\n" + NoNewlineMarker + "\n", ParseError},
+		{"double marker", "one marker per line",
+			strings.TrimSuffix(relocation, "\n") + "\n" + NoNewlineMarker + "\n" + NoNewlineMarker + "\n", ParseError},
+		{"bad marker text", "the marker text is fixed",
+			relocation + "\\ no newline\n", ParseError},
+		{"marker at eof without newline", "the marker may end the file",
+			relocation + NoNewlineMarker, ""},
+		{"body line at eof without newline", "body lines end in newline",
+			strings.TrimSuffix(relocation, "\n"), ParseError},
+		{"trailing blank lines", "blank lines may end the patch", relocation + "\n\n", ""},
+		{"extra body line", "lines after the counts are not hunk lines", relocation + " extra\n", ParseError},
+		{"three sections", "one move per patch",
+			crossFile + section("a/c", "b/c", sha(payload3), "role=target") + "@@ -1,1 +1,4 @@ blockpatch-target id=move-1\n t\n+one\n+two\n+three\n", ParseError},
+		{"cross-file", "two role sections", crossFile, ""},
+		{"cross-file swapped", "roles decide, not order", crossFileSwapped, ""},
+		{"cross-file two sources", "one of each role",
+			strings.Replace(crossFile, "role=target", "role=source", 1), ParseError},
+		{"cross-file no roles", "two sections need roles",
+			strings.ReplaceAll(crossFile, "role=source ", ""), ParseError},
+		{"cross-file hash differs", "sections share the hash",
+			strings.Replace(crossFile, sha(payload3), sha("other"), 1), ParseError},
+		{"cross-file id differs", "sections share the id",
+			strings.Replace(strings.Replace(crossFile, "id=move-1 role=target", "id=move-2 role=target", 1), "blockpatch-target id=move-1", "blockpatch-target id=move-2", 1), ParseError},
+		{"cross-file dev null", "cross-file sections name files",
+			section("a/a", "b/a", sha(payload3), "role=source") + "@@ -1,4 +1,1 @@ blockpatch-source id=move-1\n s\n-one\n-two\n-three\n" +
+				section("/dev/null", "b/b", sha(payload3), "role=target") + "@@ -0,0 +1,3 @@ blockpatch-target id=move-1\n+one\n+two\n+three\n", ParseError},
+		{"path with space", "paths may hold spaces",
+			strings.ReplaceAll(relocation, "file.txt", "my file.txt"), ""},
+		{"hunk header garbage", "hunk headers have a fixed form",
+			strings.Replace(relocation, "@@ -4,1 +4,2 @@ blockpatch-target", "@@ -4,1 +4,2 @@ target", 1), ParseError},
+		{"section without hunk", "a section needs a hunk", section("a/f", "b/f", shaMove, ""), ParseError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse([]byte(tt.patch))
+			wantCode(t, err, tt.code)
+			if err != nil && CodeOf(err) == ParseError && err.Error() == "" {
+				t.Errorf("parse error without message")
+			}
+		})
+	}
+}
+
+const payload3 = "one\ntwo\nthree\n"
+
+var crossFile = section("a/a", "b/a", sha(payload3), "role=source") +
+	"@@ -1,4 +1,1 @@ blockpatch-source id=move-1\n s\n-one\n-two\n-three\n\n" +
+	section("a/b", "b/b", sha(payload3), "role=target") +
+	"@@ -1,1 +1,4 @@ blockpatch-target id=move-1\n t\n+one\n+two\n+three\n"
+
+var crossFileSwapped = section("a/b", "b/b", sha(payload3), "role=target") +
+	"@@ -1,1 +1,4 @@ blockpatch-target id=move-1\n t\n+one\n+two\n+three\n\n" +
+	section("a/a", "b/a", sha(payload3), "role=source") +
+	"@@ -1,4 +1,1 @@ blockpatch-source id=move-1\n s\n-one\n-two\n-three\n"
+
+func TestParseBytes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, reason           string
+		body                   string // source hunk body
+		before, payload, after string
+	}{
+		{"crlf", "CR before LF is content", " a\r\n-b\r\n c\r\n", "a\r\n", "b\r\n", "c\r\n"},
+		{"bare cr", "a bare CR does not end a line", " a\rx\n-b\r\n c\n", "a\rx\n", "b\r\n", "c\n"},
+		{"no newline after", "the marker strips the newline of the line before", " a\n-b\n c\n" + NoNewlineMarker + "\n", "a\n", "b\n", "c"},
+		{"mid-line payload", "markers express mid-line boundaries", " a\n" + NoNewlineMarker + "\n-b\n" + NoNewlineMarker + "\n c\n", "a", "b", "c\n"},
+		{"empty context line", "a lone space is an empty line", " \n-b\n \n", "\n", "b\n", "\n"},
+		{"invalid utf-8", "bytes pass through", " \xff\xfe\n-\xc3\n \xe2\x82\n", "\xff\xfe\n", "\xc3\n", "\xe2\x82\n"},
+		{"multibyte", "text passes through", " héllo\n-日本\n ✓\n", "héllo\n", "日本\n", "✓\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse([]byte(section("a/f", "b/f", sha(tt.payload), "") +
+				"@@ -1,3 +1,2 @@ blockpatch-source id=move-1\n" + tt.body))
+			wantCode(t, err, "")
+			h := p.SourceHunk()
+			got := []string{string(h.Before), string(h.Payload), string(h.After)}
+			want := []string{tt.before, tt.payload, tt.after}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("hunk bytes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseShapes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		patch string
+		shape Shape
+	}{
+		{"relocate", relocation, ShapeRelocate},
+		{"cross-file", crossFile, ShapeRelocate},
+		{"insert", section("a/f", "b/f", sha("x\n"), "") + "@@ -1,1 +1,2 @@ blockpatch-target id=move-1\n a\n+x\n", ShapeInsert},
+		{"delete", section("a/f", "b/f", sha("x\n"), "") + "@@ -1,2 +1,1 @@ blockpatch-source id=move-1\n a\n-x\n", ShapeDelete},
+		{"create", section("/dev/null", "b/f", sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n", ShapeCreate},
+		{"remove", section("a/f", "/dev/null", sha("x\n"), "") + "@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-x\n", ShapeRemove},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse([]byte(tt.patch))
+			wantCode(t, err, "")
+			if p.Shape() != tt.shape {
+				t.Errorf("shape %v, want %v", p.Shape(), tt.shape)
+			}
+		})
+	}
+}
+
+func TestResolvePaths(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		patch    string
+		strip    int
+		src, dst string
+		code     Code
+	}{
+		{"p1", relocation, 1, "file.txt", "file.txt", ""},
+		{"p0 names two files", relocation, 0, "", "", ParseError},
+		{"p2 strips everything", relocation, 2, "", "", InvalidPath},
+		{"p2 nested", strings.ReplaceAll(relocation, "/file.txt", "/dir/file.txt"), 2, "file.txt", "file.txt", ""},
+		{"cross-file", crossFile, 1, "a", "b", ""},
+		{"cross-file swapped", crossFileSwapped, 1, "a", "b", ""},
+		{"cross-file same file", strings.NewReplacer("a/b", "a/a", "b/b", "b/a").Replace(crossFile), 1, "", "", ParseError},
+		{"create p0", section("/dev/null", "b/f", sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n", 0, DevNull, "b/f", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse([]byte(tt.patch))
+			wantCode(t, err, "")
+			m, err := p.Resolve(tt.strip)
+			wantCode(t, err, tt.code)
+			if err == nil && (m.Src != tt.src || m.Dst != tt.dst) {
+				t.Errorf("src, dst = %q, %q; want %q, %q", m.Src, m.Dst, tt.src, tt.dst)
+			}
+		})
+	}
+}
+
+func FuzzParseNoPanic(f *testing.F) {
+	for _, s := range []string{relocation, crossFile, crossFileSwapped} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse(data)
+		if err != nil {
+			if CodeOf(err) != ParseError && CodeOf(err) != InvalidPath {
+				t.Fatalf("unexpected code %s", CodeOf(err))
+			}
+			return
+		}
+		if p.Shape() < ShapeRelocate || p.Shape() > ShapeRemove || bytes.Contains([]byte(p.ID), []byte(" ")) {
+			t.Fatalf("accepted an invalid patch")
+		}
+	})
+}
