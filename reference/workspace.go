@@ -130,7 +130,14 @@ func (w *Workspace) resolve(path string) (string, error) {
 // symlinkError reports a symlink component: path_outside_cwd when it leads
 // outside the root, symlink_path otherwise.
 func (w *Workspace) symlinkError(full, rel, path string) error {
-	if real, err := filepath.EvalSymlinks(full); err != nil || !within(w.root, real) {
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil { // dangling: judge by where the link points
+		real, _ = os.Readlink(full)
+		if !filepath.IsAbs(real) {
+			real = filepath.Join(filepath.Dir(full), real)
+		}
+	}
+	if !within(w.root, filepath.Clean(real)) {
 		return &Error{Code: PathOutsideCwd, Phase: "read", Path: path,
 			Message: path + " leads outside --cwd through the symlink " + rel}
 	}

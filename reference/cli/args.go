@@ -153,7 +153,9 @@ func parseArgs(args []string) (*options, error) {
 				return nil, argError(reference.InvalidOption, name+" takes no value")
 			}
 		} else if !hasValue {
-			if i+1 >= len(rest) {
+			// A following recognised option means the value is missing;
+			// values that look like options are written --opt=value.
+			if _, isFlag := flags[nextArg(rest, i)]; i+1 >= len(rest) || isFlag {
 				return nil, argError(reference.MissingOptionValue, name+" needs a value")
 			}
 			i++
@@ -164,6 +166,13 @@ func parseArgs(args []string) (*options, error) {
 		}
 	}
 	return o, o.validate()
+}
+
+func nextArg(args []string, i int) string {
+	if i+1 < len(args) {
+		return args[i+1]
+	}
+	return ""
 }
 
 func accepts(spec flagSpec, command string) bool {

@@ -1,0 +1,247 @@
+package reference
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// writeTree creates files under dir; a value starting with "->" makes a
+// symlink to the rest of it.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		full := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if target, ok := strings.CutPrefix(content, "->"); ok {
+			err = os.Symlink(target, full)
+		} else {
+			err = os.WriteFile(full, []byte(content), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readTree returns every regular file and directory under dir.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(path)
+			out[rel] = "->" + target
+		case d.IsDir():
+			out[rel+"/"] = ""
+		default:
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			out[rel] = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestWorkspaceReadErrors(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"secret": "s\n"})
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"file":            "x\n",
+		"dir/inner":       "y\n",
+		"link-in":         "->file",
+		"link-out":        "->" + filepath.Join(outside, "secret"),
+		"linkdir":         "->dir",
+		"linkdir-out":     "->" + outside,
+		"dangling":        "->nowhere",
+		"dangling-out":    "->../../nowhere",
+		"dir/nested-link": "->../file",
+	})
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path string
+		code Code
+	}{
+		{"file", ""},
+		{"dir/inner", ""},
+		{"missing", FileNotFound},
+		{"nodir/missing", FileNotFound},
+		{"link-in", SymlinkPath},
+		{"link-out", PathOutsideCwd},
+		{"linkdir/inner", SymlinkPath},
+		{"linkdir-out/secret", PathOutsideCwd},
+		{"dangling", SymlinkPath},
+		{"dangling-out", PathOutsideCwd},
+		{"dir/nested-link", SymlinkPath},
+		{"dir", NotRegularFile},
+		{"fifo", NotRegularFile},
+		{"file/below", NotRegularFile},
+		{"../escape", InvalidPath},
+		{"/etc/passwd", InvalidPath},
+		{strings.Repeat("n", 300), IOError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			t.Parallel()
+			ws, err := NewWorkspace(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = ws.ReadFile(tt.path)
+			wantCode(t, err, tt.code)
+		})
+	}
+}
+
+func TestWorkspacePermissionDenied(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any file; the CLI test covers this code by dropping privileges")
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"f": "x\n"})
+	os.Chmod(filepath.Join(root, "f"), 0)
+	ws, _ := NewWorkspace(root)
+	_, err := ws.ReadFile("f")
+	wantCode(t, err, PermissionDenied)
+}
+
+// applyOnDisk runs a patch through a Workspace and commits it.
+func applyOnDisk(t *testing.T, root, patch string, hook func()) error {
+	t.Helper()
+	ws, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.BeforeVerify = hook
+	plan, err := Check([]byte(patch), ws, Options{Strip: 1})
+	if err != nil {
+		return err
+	}
+	return ws.Commit(plan.Changes)
+}
+
+func TestCommitWritesAndModes(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a": "s\none\ntwo\nthree\n", "b": "t\n"})
+	os.Chmod(filepath.Join(root, "b"), 0o750)
+	if err := applyOnDisk(t, root, crossFile, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a": "s\n", "b": "t\none\ntwo\nthree\n"}
+	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff) // also proves no temp file is left
+	}
+	if info, _ := os.Stat(filepath.Join(root, "b")); info.Mode().Perm() != 0o750 {
+		t.Errorf("replaced file mode %v, want 0750", info.Mode().Perm())
+	}
+
+	create := section("/dev/null", "b/new/deep/file", sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n"
+	old := syscall.Umask(0o077) // the created file's mode must not depend on the umask
+	err := applyOnDisk(t, root, create, nil)
+	syscall.Umask(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(root, "new/deep/file"))
+	if err != nil || info.Mode().Perm() != 0o644 {
+		t.Errorf("created file: %v, mode %v; want 0644", err, info.Mode().Perm())
+	}
+}
+
+func TestCommitConcurrentModification(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		files  map[string]string
+		patch  string
+		change func(root string) // the concurrent writer
+		want   map[string]string
+	}{
+		{"source rewritten", map[string]string{"a": "s\none\ntwo\nthree\n", "b": "t\n"}, crossFile,
+			func(root string) { os.WriteFile(filepath.Join(root, "a"), []byte("s\none\ntwo\nthree\nmore\n"), 0o644) },
+			map[string]string{"a": "s\none\ntwo\nthree\nmore\n", "b": "t\n"}},
+		{"same size rewrite", map[string]string{"a": "s\none\ntwo\nthree\n", "b": "t\n"}, crossFile,
+			func(root string) { os.WriteFile(filepath.Join(root, "b"), []byte("T\n"), 0o644) },
+			map[string]string{"a": "s\none\ntwo\nthree\n", "b": "T\n"}},
+		{"destination created", map[string]string{},
+			section("/dev/null", "b/new/file", sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n",
+			func(root string) { os.WriteFile(filepath.Join(root, "new/file"), []byte("other\n"), 0o644) },
+			map[string]string{"new/": "", "new/file": "other\n"}},
+		{"removed file replaced", map[string]string{"f": "x\n"},
+			section("a/f", "/dev/null", sha("x\n"), "") + "@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-x\n",
+			func(root string) {
+				os.Remove(filepath.Join(root, "f"))
+				os.WriteFile(filepath.Join(root, "f"), []byte("x\n"), 0o644)
+			},
+			map[string]string{"f": "x\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			writeTree(t, root, tt.files)
+			err := applyOnDisk(t, root, tt.patch, func() { tt.change(root) })
+			wantCode(t, err, ConcurrentModification)
+			if diff := cmp.Diff(tt.want, readTree(t, root)); diff != "" {
+				t.Errorf("tree (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCommitStagingFailureLeavesNothing(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() == 0 {
+		t.Skip("root can write into read-only directories")
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a": "s\none\ntwo\nthree\n", "ro/b": "t\n"})
+	os.Chmod(filepath.Join(root, "ro"), 0o555)
+	defer os.Chmod(filepath.Join(root, "ro"), 0o755)
+	patch := strings.ReplaceAll(strings.ReplaceAll(crossFile, "a/b", "a/ro/b"), "b/b", "b/ro/b")
+	err := applyOnDisk(t, root, patch, nil)
+	wantCode(t, err, PermissionDenied)
+	want := map[string]string{"a": "s\none\ntwo\nthree\n", "ro/": "", "ro/b": "t\n"}
+	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+}
+
+func TestNewWorkspace(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"f": "x"})
+	_, err := NewWorkspace(filepath.Join(root, "missing"))
+	wantCode(t, err, FileNotFound)
+	_, err = NewWorkspace(filepath.Join(root, "f"))
+	wantCode(t, err, NotRegularFile)
+	if !errors.Is(err, &Error{Code: NotRegularFile}) {
+		t.Error("errors.Is must compare codes")
+	}
+}

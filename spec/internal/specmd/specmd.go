@@ -1,0 +1,276 @@
+// Package specmd reads the requirement markdown of the blockpatch spec and
+// writes the requirements.json index derived from it.
+//
+// The markdown is the source of truth. Parse accepts exactly the layout that
+// spec/README.md describes and reports the first line that breaks it, so a
+// typo in a requirement line fails the build instead of silently dropping the
+// requirement. Encode is deterministic: the same markdown always gives the
+// same bytes, which is what the staleness test relies on.
+package specmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Profiles lists the spec profiles, oldest first. A requirement belongs to
+// its own profile and to every later one.
+var Profiles = []string{"1.0", "1.1"}
+
+// Areas lists the requirement areas in the order the markdown gives them.
+var Areas = []string{"FMT", "PATH", "MATCH", "SHAPE", "IDEM", "REV", "WRITE", "PLAN", "CLI", "OUT", "ERR"}
+
+// ErrorCodeArea is the area whose "### Error codes" table lists the codes.
+const ErrorCodeArea = "ERR"
+
+// Requirement is one numbered requirement line.
+type Requirement struct {
+	ID            string
+	Area          string
+	Since         string
+	Clarification bool
+	Statement     string
+	// Decisions names the decision-log entries (D1, D2, ...) a clarification
+	// records; it is empty for requirements taken straight from upstream and
+	// for clarifications made while writing the spec. It is not exported to
+	// JSON.
+	Decisions []string
+	// Line is the 1-based line of the requirement in the markdown.
+	Line int
+}
+
+// Document is the parsed markdown.
+type Document struct {
+	Version      string
+	Profiles     []string
+	ErrorCodes   []string
+	Requirements []Requirement
+}
+
+var (
+	titleRE = regexp.MustCompile(`^# blockpatch ([0-9]+\.[0-9]+): `)
+	areaRE  = regexp.MustCompile(`^## ([A-Z]+): \S`)
+	// candidateRE spots lines meant to be requirements, so that malformed
+	// ones are reported rather than skipped.
+	candidateRE = regexp.MustCompile(`^\s*[-*+]\s*\*\*[A-Z]+-[0-9]`)
+	reqRE       = regexp.MustCompile(`^- \*\*([A-Z]+)-([0-9]{3})\*\* \[([0-9]+\.[0-9]+)\] (?:(\(clarification(?: (D[0-9]+(?:, D[0-9]+)*))?\)) )?(\S.*\S)$`)
+	codeRowRE   = regexp.MustCompile("^\\| `([a-z0-9_]+)` \\| (\\S.*\\S) \\|$")
+)
+
+// Parse reads the requirement markdown.
+func Parse(src []byte) (*Document, error) {
+	doc := &Document{Profiles: slices.Clone(Profiles)}
+	var (
+		area     string
+		inCodes  bool
+		seenArea = map[string]bool{}
+		seenID   = map[string]int{}
+		seenCode = map[string]int{}
+	)
+	if i := bytes.IndexByte(src, '\r'); i >= 0 {
+		return nil, fmt.Errorf("line %d: carriage return; the markdown uses LF line endings only", 1+bytes.Count(src[:i], []byte("\n")))
+	}
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		fail := func(format string, args ...any) error {
+			return fmt.Errorf("line %d: %s", n, fmt.Sprintf(format, args...))
+		}
+		switch {
+		case strings.HasPrefix(line, "# "):
+			m := titleRE.FindStringSubmatch(line)
+			if m == nil || doc.Version != "" {
+				return nil, fail("expected a single title line of the form %q", "# blockpatch X.Y: ...")
+			}
+			doc.Version = m[1]
+			continue
+		case strings.HasPrefix(line, "## "):
+			inCodes = false
+			area = ""
+			if m := areaRE.FindStringSubmatch(line); m != nil {
+				if !slices.Contains(Areas, m[1]) {
+					return nil, fail("unknown area %q", m[1])
+				}
+				if seenArea[m[1]] {
+					return nil, fail("area %s has a second section", m[1])
+				}
+				want := Areas[len(seenArea)]
+				if m[1] != want {
+					return nil, fail("area %s out of order, expected %s", m[1], want)
+				}
+				area = m[1]
+				seenArea[area] = true
+			}
+			continue
+		case strings.HasPrefix(line, "### "):
+			inCodes = strings.TrimSpace(line[4:]) == "Error codes"
+			if inCodes && area != ErrorCodeArea {
+				return nil, fail("error code table outside the %s area", ErrorCodeArea)
+			}
+			continue
+		}
+		if candidateRE.MatchString(line) {
+			r, err := parseRequirement(line, area)
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			if prev, dup := seenID[r.ID]; dup {
+				return nil, fail("%s already defined on line %d", r.ID, prev)
+			}
+			seenID[r.ID] = n
+			r.Line = n
+			doc.Requirements = append(doc.Requirements, r)
+			continue
+		}
+		if inCodes && strings.HasPrefix(line, "| `") {
+			m := codeRowRE.FindStringSubmatch(line)
+			if m == nil {
+				return nil, fail("malformed error code row")
+			}
+			if prev, dup := seenCode[m[1]]; dup {
+				return nil, fail("error code %s already listed on line %d", m[1], prev)
+			}
+			seenCode[m[1]] = n
+			doc.ErrorCodes = append(doc.ErrorCodes, m[1])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if doc.Version == "" {
+		return nil, fmt.Errorf("no title line")
+	}
+	if doc.Version != Profiles[len(Profiles)-1] {
+		return nil, fmt.Errorf("title version %s is not the newest profile %s", doc.Version, Profiles[len(Profiles)-1])
+	}
+	for _, a := range Areas {
+		if !seenArea[a] {
+			return nil, fmt.Errorf("area %s has no section", a)
+		}
+	}
+	if len(doc.ErrorCodes) == 0 {
+		return nil, fmt.Errorf("no error code table")
+	}
+	return doc, nil
+}
+
+func parseRequirement(line, area string) (Requirement, error) {
+	m := reqRE.FindStringSubmatch(line)
+	if m == nil {
+		return Requirement{}, fmt.Errorf("malformed requirement line; want %q", "- **AREA-NNN** [since] (clarification Dn) Statement")
+	}
+	r := Requirement{
+		ID:            m[1] + "-" + m[2],
+		Area:          m[1],
+		Since:         m[3],
+		Clarification: m[4] != "",
+		Statement:     m[6],
+	}
+	if m[5] != "" {
+		r.Decisions = strings.Split(m[5], ", ")
+	}
+	if area == "" {
+		return Requirement{}, fmt.Errorf("%s is outside every area section", r.ID)
+	}
+	if r.Area != area {
+		return Requirement{}, fmt.Errorf("%s is in the %s section", r.ID, area)
+	}
+	if !slices.Contains(Profiles, r.Since) {
+		return Requirement{}, fmt.Errorf("%s: unknown profile %q", r.ID, r.Since)
+	}
+	if strings.HasPrefix(strings.ToLower(r.Statement), "(clar") || strings.HasPrefix(r.Statement, "(D") {
+		return Requirement{}, fmt.Errorf("%s: malformed clarification marker", r.ID)
+	}
+	return r, nil
+}
+
+// Encode renders the document as the requirements.json index: a fixed key
+// order, one requirement per line, no HTML escaping, a final newline.
+func (d *Document) Encode() ([]byte, error) {
+	var b bytes.Buffer
+	str := func(s string) error {
+		var e bytes.Buffer
+		enc := json.NewEncoder(&e)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			return err
+		}
+		b.Write(bytes.TrimSuffix(e.Bytes(), []byte("\n")))
+		return nil
+	}
+	list := func(items []string, inline bool) error {
+		if len(items) == 0 {
+			b.WriteString("[]")
+			return nil
+		}
+		b.WriteString("[")
+		for i, s := range items {
+			if i > 0 {
+				b.WriteString(",")
+				if inline {
+					b.WriteString(" ")
+				}
+			}
+			if !inline {
+				b.WriteString("\n    ")
+			}
+			if err := str(s); err != nil {
+				return err
+			}
+		}
+		if !inline {
+			b.WriteString("\n  ")
+		}
+		b.WriteString("]")
+		return nil
+	}
+	b.WriteString("{\n  \"version\": ")
+	if err := str(d.Version); err != nil {
+		return nil, err
+	}
+	b.WriteString(",\n  \"profiles\": ")
+	if err := list(d.Profiles, true); err != nil {
+		return nil, err
+	}
+	b.WriteString(",\n  \"error_codes\": ")
+	if err := list(d.ErrorCodes, false); err != nil {
+		return nil, err
+	}
+	b.WriteString(",\n  \"requirements\": [")
+	for i, r := range d.Requirements {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    {\"id\": ")
+		fields := []struct {
+			key, val string
+		}{{"", r.ID}, {"area", r.Area}, {"since", r.Since}}
+		for _, f := range fields {
+			if f.key != "" {
+				b.WriteString(", \"" + f.key + "\": ")
+			}
+			if err := str(f.val); err != nil {
+				return nil, err
+			}
+		}
+		fmt.Fprintf(&b, ", \"clarification\": %t, \"statement\": ", r.Clarification)
+		if err := str(r.Statement); err != nil {
+			return nil, err
+		}
+		b.WriteString("}")
+	}
+	if len(d.Requirements) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]\n}\n")
+	if !json.Valid(b.Bytes()) {
+		return nil, fmt.Errorf("internal error: encoded index is not valid JSON")
+	}
+	return b.Bytes(), nil
+}
