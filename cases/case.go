@@ -1,0 +1,244 @@
+package cases
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Expect is the expected outcome of a case or of one command of its protocol.
+type Expect string
+
+// The two outcomes a case can expect.
+const (
+	Pass Expect = "pass"
+	Fail Expect = "fail"
+)
+
+// Level says which part of blockpatch a case needs from an implementation.
+// Levels nest: an implementation of the planner also implements core, and one
+// of the CLI forms implements both.
+type Level string
+
+// The levels, from the smallest to the largest.
+const (
+	// Core is the check/apply protocol: the patch format, matching, paths,
+	// idempotence, reverse and the JSON output of check and apply.
+	Core Level = "core"
+	// Planner is plan and move over move JSON requests.
+	Planner Level = "planner"
+	// CLI is the command line beyond that: flag spellings, patch input from
+	// stdin or -i, human output, option errors.
+	CLI Level = "cli"
+)
+
+// Levels lists the levels from the smallest to the largest.
+var Levels = []Level{Core, Planner, CLI}
+
+// Includes reports whether an implementation at level l runs cases of level m.
+func (l Level) Includes(m Level) bool {
+	return slices.Index(Levels, l) >= slices.Index(Levels, m) && slices.Contains(Levels, m)
+}
+
+// Versions lists the blockpatch versions a case can name in since, oldest
+// first.
+var Versions = []string{"1.0", "1.1"}
+
+// DefaultSince is the version assumed when a case does not name one:
+// upstream's conformance cases already shipped with 1.0.0.
+const DefaultSince = "1.0"
+
+// Protocol is how a runner drives an implementation through a case. It
+// follows from the case's content: steps make a Steps case, a request a
+// Planned case, anything else a Standard case.
+type Protocol string
+
+// The protocols; README.md spells out the commands of each.
+const (
+	// Standard is upstream's protocol: check, apply, retry and reverse of
+	// the case's patch, or check and apply failing for a fail case.
+	Standard Protocol = "standard"
+	// Planned runs plan on the case's request, applies the planned patch,
+	// and runs move on a fresh tree.
+	Planned Protocol = "planned"
+	// Steps runs the case's own command lines in order.
+	Steps Protocol = "steps"
+)
+
+// PatchFile is the name of the case's patch inside the inputs folder, the
+// folder outside the work tree that holds what a case feeds to commands.
+const PatchFile = "patch.blockpatch"
+
+// Case is one loaded, validated case. Absent optional fields are nil (or the
+// zero value where README.md names no default).
+type Case struct {
+	// Name is the case's folder relative to the loader's root, with slashes:
+	// "paths/symlink-component".
+	Name string
+	// Upstream is true when the case uses no extension at all: only
+	// upstream's fields, with string content.
+	Upstream bool
+
+	Description  string
+	Requirements []string
+	// Since is the oldest blockpatch version the case holds for, one of
+	// Versions; DefaultSince when the case does not say.
+	Since string
+	// Level is the stated level, or the one that follows from Protocol.
+	Level    Level
+	Protocol Protocol
+
+	// Expect, ErrorCode, Error and Result are the expectation of a
+	// Standard or Planned case; Steps cases carry theirs per step.
+	Expect    Expect
+	ErrorCode string
+	Error     *ErrorDetails
+	// Result is the expected subset of the success JSON of apply (Standard)
+	// or move (Planned), for MatchSubset.
+	Result map[string]any
+
+	// Patch is the case's patch, non-nil when given (it may be empty).
+	Patch []byte
+	// Files is the work tree before the first command; never nil.
+	Files Tree
+	// ExpectedFiles is the whole work tree after a passing apply or move.
+	ExpectedFiles Tree
+	// ExpectedAbsent lists paths that must not exist afterwards.
+	ExpectedAbsent []string
+
+	// Args are extra arguments for every command of the protocol.
+	Args []string
+	// Strip is the -pN count passed to check and apply, or nil.
+	Strip *int
+	// Retry and Reverse are the expectations of the second apply and of
+	// apply -R in a passing Standard case; the loader fills in the defaults.
+	Retry, Reverse *Outcome
+
+	// Request is the move JSON request of a Planned case, compacted.
+	Request json.RawMessage
+	// ExpectedPatch is the patch plan must print, or nil.
+	ExpectedPatch []byte
+
+	// Steps are the command lines of a Steps case.
+	Steps []*Step
+}
+
+// ReverseArgs returns the case's Args for the reverse command: with -R
+// added, or without it when Args already reverse.
+func (c *Case) ReverseArgs() []string {
+	if slices.ContainsFunc(c.Args, isReverseFlag) {
+		return slices.DeleteFunc(slices.Clone(c.Args), isReverseFlag)
+	}
+	return append(slices.Clone(c.Args), "-R")
+}
+
+func isReverseFlag(a string) bool { return a == "-R" || a == "--reverse" }
+
+// Outcome is the expectation of one command of the Standard protocol after
+// the first apply: the retry or the reverse.
+type Outcome struct {
+	Expect    Expect
+	ErrorCode string
+	Error     *ErrorDetails
+	// Result is the expected subset of the success JSON, or nil.
+	Result map[string]any
+	// ExpectedFiles is the whole tree after the command. For Fail it is the
+	// tree before the command, since a failing command changes nothing.
+	ExpectedFiles Tree
+}
+
+// ErrorDetails are the expected details of a JSON error object. Nil fields
+// are not compared; Want turns the others into a subset for MatchSubset.
+type ErrorDetails struct {
+	Path             *string `json:"path,omitempty"`
+	Phase            *string `json:"phase,omitempty"`
+	Field            *string `json:"field,omitempty"`
+	Anchor           *string `json:"anchor,omitempty"`
+	Matches          *int    `json:"matches,omitempty"`
+	MatchesTruncated *bool   `json:"matches_truncated,omitempty"`
+	Ranges           []Range `json:"ranges,omitempty"`
+	LineRanges       []Range `json:"line_ranges,omitempty"`
+	SourceRange      *Range  `json:"source_range,omitempty"`
+	TargetRange      *Range  `json:"target_range,omitempty"`
+	PayloadSHA256    *string `json:"payload_sha256,omitempty"`
+	SuggestedAction  *string `json:"suggested_action,omitempty"`
+}
+
+// Want returns the error object a JSON error must contain: the given code and
+// the details, as {"ok": false, "error": {...}}.
+func (d *ErrorDetails) Want(code string) map[string]any {
+	e := map[string]any{}
+	if d != nil {
+		b, err := json.Marshal(d)
+		if err != nil {
+			panic(err) // plain data: cannot fail
+		}
+		if err := json.Unmarshal(b, &e); err != nil {
+			panic(err)
+		}
+	}
+	e["code"] = code
+	return map[string]any{"ok": false, "error": e}
+}
+
+// Range is a half-open byte range or a 1-based inclusive line range.
+type Range struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Step is one command line of a Steps case.
+type Step struct {
+	Description string
+	// Args is the argument list after the program name, with placeholders
+	// (see Argv).
+	Args []string
+	// Dir is the folder the command runs in: "work" (the default) or
+	// "inputs".
+	Dir string
+	// Stdin is the command's standard input; nil means empty input.
+	Stdin []byte
+	// Inputs are entries written under the inputs folder before the
+	// command, next to the case's patch; they stay for later steps.
+	Inputs Tree
+	// Exit is the expected exit status, 0 or 1.
+	Exit int
+	// JSON is the expected subset of the one JSON document the command
+	// prints: on stdout when Exit is 0, on stderr when it is 1. Nil when not
+	// asserted.
+	JSON map[string]any
+	// Stdout is the exact expected standard output, nil when not asserted.
+	Stdout []byte
+	// StderrContains must occur in standard error when not empty.
+	StderrContains string
+	// Files is the whole tree after the command; nil when Unchanged is set.
+	Files Tree
+	// Unchanged means the tree after the command equals the tree before.
+	Unchanged bool
+}
+
+// The step placeholders and folder names of README.md.
+const (
+	WorkPlaceholder   = "{work}"
+	InputsPlaceholder = "{inputs}"
+	PatchPlaceholder  = "{patch}"
+	DirWork           = "work"
+	DirInputs         = "inputs"
+)
+
+// Argv returns the step's arguments with the placeholders replaced: {work}
+// by work, {inputs} by inputs, and {patch} by the case's patch file inside
+// inputs.
+func (s *Step) Argv(work, inputs string) []string {
+	r := strings.NewReplacer(
+		WorkPlaceholder, work,
+		InputsPlaceholder, inputs,
+		PatchPlaceholder, filepath.Join(inputs, PatchFile),
+	)
+	out := make([]string, len(s.Args))
+	for i, a := range s.Args {
+		out[i] = r.Replace(a)
+	}
+	return out
+}

@@ -1,0 +1,244 @@
+package cases
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Entry is one path of a Tree: a regular file (Data), a symlink (Symlink
+// set) or a folder (Dir set).
+type Entry struct {
+	Data []byte
+	// Mode holds permission bits only. Zero means unstated: written as 0644
+	// for files and 0755 for folders, and not compared in expectations.
+	Mode    fs.FileMode
+	Symlink string
+	Dir     bool
+}
+
+// Kind names the entry's kind: "file", "symlink" or "dir".
+func (e Entry) Kind() string {
+	switch {
+	case e.Dir:
+		return "dir"
+	case e.Symlink != "":
+		return "symlink"
+	}
+	return "file"
+}
+
+// Default modes of entries whose mode is unstated.
+const (
+	DefaultFileMode fs.FileMode = 0o644
+	DefaultDirMode  fs.FileMode = 0o755
+)
+
+// Tree maps slash paths, relative to the work folder, to entries. Folders
+// that hold an entry exist implicitly; a Dir entry states a folder that must
+// exist, typically an empty one.
+type Tree map[string]Entry
+
+// Paths returns the tree's paths in sorted order.
+func (t Tree) Paths() []string {
+	ps := make([]string, 0, len(t))
+	for p := range t {
+		ps = append(ps, p)
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// Clone returns a copy of t that shares no bytes with it.
+func (t Tree) Clone() Tree {
+	if t == nil {
+		return nil
+	}
+	out := make(Tree, len(t))
+	for p, e := range t {
+		e.Data = bytes.Clone(e.Data)
+		out[p] = e
+	}
+	return out
+}
+
+// Write creates the tree's entries under dir, creating folders as needed and
+// replacing entries of the same name. Modes are set explicitly, so the
+// process umask does not matter. Folder modes are set last, deepest first,
+// so a read-only folder can still be filled.
+func (t Tree) Write(dir string) error {
+	var dirs []string
+	for _, p := range t.Paths() {
+		e := t[p]
+		name := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(name), DefaultDirMode); err != nil {
+			return err
+		}
+		switch e.Kind() {
+		case "dir":
+			if err := os.MkdirAll(name, DefaultDirMode); err != nil {
+				return err
+			}
+			dirs = append(dirs, p)
+		case "symlink":
+			if err := os.Remove(name); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			if err := os.Symlink(e.Symlink, name); err != nil {
+				return err
+			}
+		default:
+			if err := os.WriteFile(name, e.Data, DefaultFileMode); err != nil {
+				return err
+			}
+			if err := os.Chmod(name, cmp0(e.Mode, DefaultFileMode)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range slices.Backward(dirs) {
+		if err := os.Chmod(filepath.Join(dir, filepath.FromSlash(p)), cmp0(t[p].Mode, DefaultDirMode)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmp0(m, def fs.FileMode) fs.FileMode {
+	if m == 0 {
+		return def
+	}
+	return m
+}
+
+// ReadTree reads the tree under dir: every regular file with its bytes and
+// permission bits, every symlink with its target (not followed), and every
+// folder as a Dir entry. Any other kind of file is an error.
+func ReadTree(dir string) (Tree, error) {
+	t := Tree{}
+	err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if name == dir {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, name)
+		if err != nil {
+			return err
+		}
+		p := filepath.ToSlash(rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch m := info.Mode(); {
+		case m.IsDir():
+			t[p] = Entry{Dir: true, Mode: m.Perm()}
+		case m&fs.ModeSymlink != 0:
+			target, err := os.Readlink(name)
+			if err != nil {
+				return err
+			}
+			t[p] = Entry{Symlink: target}
+		case m.IsRegular():
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			t[p] = Entry{Data: data, Mode: m.Perm()}
+		default:
+			return fmt.Errorf("%s: not a regular file, symlink or folder (%v)", p, m.Type())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// DiffTree compares a tree read from disk with an expected tree and returns
+// one line per difference, or "" when they agree. Every entry of want must be
+// in got with the same kind, bytes, symlink target, and mode when want states
+// one. Every file and symlink of got must be in want; folders of got that
+// want does not state are not compared, since implementations may or may not
+// remove a folder a patch has emptied.
+func DiffTree(want, got Tree) string {
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	for _, p := range want.Paths() {
+		w := want[p]
+		g, ok := got[p]
+		switch {
+		case !ok:
+			add("%q: missing, want %s", p, w.Kind())
+		case g.Kind() != w.Kind():
+			add("%q: got %s, want %s", p, g.Kind(), w.Kind())
+		case w.Kind() == "file" && !bytes.Equal(g.Data, w.Data):
+			add("%q: content differs:\n\tgot  %s\n\twant %s", p, quote(g.Data), quote(w.Data))
+		case w.Kind() == "symlink" && g.Symlink != w.Symlink:
+			add("%q: symlink to %q, want %q", p, g.Symlink, w.Symlink)
+		}
+		if ok && g.Kind() == w.Kind() && w.Mode != 0 && g.Mode != w.Mode {
+			add("%q: mode %04o, want %04o", p, g.Mode, w.Mode)
+		}
+	}
+	for _, p := range got.Paths() {
+		if _, ok := want[p]; !ok && !got[p].Dir {
+			add("%q: unexpected %s", p, got[p].Kind())
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// quote prints bytes for a diff line, cut to a readable length.
+func quote(b []byte) string {
+	const max = 200
+	if len(b) > max {
+		return fmt.Sprintf("%q... (%d bytes)", b[:max], len(b))
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// checkPath reports why p is not a clean relative slash path, the only kind
+// a tree, expected_absent or inputs may name.
+func checkPath(p string) error {
+	switch {
+	case p == "":
+		return fmt.Errorf("empty path")
+	case strings.HasPrefix(p, "/"):
+		return fmt.Errorf("absolute path %q", p)
+	case strings.Contains(p, `\`):
+		return fmt.Errorf("backslash in path %q; paths use /", p)
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("control character %q in path", r)
+		}
+	}
+	for seg := range strings.SplitSeq(p, "/") {
+		switch seg {
+		case "":
+			return fmt.Errorf("empty segment in path %q", p)
+		case ".", "..":
+			return fmt.Errorf("%q segment in path %q", seg, p)
+		}
+	}
+	return nil
+}
+
+// parents returns the proper parent folders of a clean path, nearest last.
+func parents(p string) []string {
+	var out []string
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		out = append(out, d)
+	}
+	slices.Reverse(out)
+	return out
+}

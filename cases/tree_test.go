@@ -1,0 +1,107 @@
+package cases
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestTreeRoundTrip(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	in := Tree{
+		"a.txt":         {Data: []byte("a\r\n")},
+		"bin/tool":      {Data: []byte{0xff}, Mode: 0o755},
+		"link":          {Symlink: "../outside"},
+		"empty":         {Dir: true},
+		"ro":            {Dir: true, Mode: 0o555},
+		"ro/inside.txt": {Data: []byte("x"), Mode: 0o600},
+	}
+	if err := in.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(dir, "ro"), 0o755) })
+	got, err := ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Tree{
+		"a.txt":         {Data: []byte("a\r\n"), Mode: 0o644},
+		"bin":           {Dir: true, Mode: 0o755},
+		"bin/tool":      {Data: []byte{0xff}, Mode: 0o755},
+		"link":          {Symlink: "../outside"},
+		"empty":         {Dir: true, Mode: 0o755},
+		"ro":            {Dir: true, Mode: 0o555},
+		"ro/inside.txt": {Data: []byte("x"), Mode: 0o600},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("ReadTree (-want +got):\n%s", d)
+	}
+	if d := DiffTree(in, got); d != "" {
+		t.Errorf("DiffTree(written, read) = %s", d)
+	}
+	if got := in.Clone(); cmp.Diff(in, got) != "" || &got["a.txt"].Data[0] == &in["a.txt"].Data[0] {
+		t.Error("Clone must copy deeply")
+	}
+}
+
+func TestReadTreeRefusesOtherFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if _, err := ReadTree(dir); err == nil || !strings.Contains(err.Error(), "fifo") {
+		t.Errorf("ReadTree with a FIFO: %v", err)
+	}
+}
+
+func TestDiffTree(t *testing.T) {
+	t.Parallel()
+	got := Tree{
+		"f":     {Data: []byte("x"), Mode: 0o644},
+		"d":     {Dir: true, Mode: 0o755},
+		"d/f":   {Data: []byte("y"), Mode: 0o644},
+		"l":     {Symlink: "f"},
+		"stale": {Dir: true, Mode: 0o755},
+	}
+	tests := []struct {
+		name string
+		want Tree
+		diff string // "" or a piece of the diff
+	}{
+		{"equal without modes", Tree{"f": {Data: []byte("x")}, "d/f": {Data: []byte("y")}, "l": {Symlink: "f"}}, ""},
+		{"stated folder", Tree{"f": {Data: []byte("x")}, "d": {Dir: true}, "d/f": {Data: []byte("y")}, "l": {Symlink: "f"}}, ""},
+		{"content", Tree{"f": {Data: []byte("z")}, "d/f": {Data: []byte("y")}, "l": {Symlink: "f"}}, `"f": content differs`},
+		{"mode", Tree{"f": {Data: []byte("x"), Mode: 0o755}, "d/f": {Data: []byte("y")}, "l": {Symlink: "f"}}, `"f": mode 0644, want 0755`},
+		{"missing", Tree{"f": {Data: []byte("x")}, "d/f": {Data: []byte("y")}, "l": {Symlink: "f"}, "new": {}}, `"new": missing`},
+		{"unexpected", Tree{"f": {Data: []byte("x")}, "l": {Symlink: "f"}}, `"d/f": unexpected file`},
+		{"kind", Tree{"f": {Symlink: "x"}, "d/f": {Data: []byte("y")}, "l": {Symlink: "f"}}, `"f": got file, want symlink`},
+		{"target", Tree{"f": {Data: []byte("x")}, "d/f": {Data: []byte("y")}, "l": {Symlink: "g"}}, `"l": symlink to "f", want "g"`},
+		{"stated folder missing", Tree{"f": {Data: []byte("x")}, "d/f": {Data: []byte("y")}, "l": {Symlink: "f"}, "gone": {Dir: true}}, `"gone": missing, want dir`},
+	}
+	for _, tt := range tests {
+		d := DiffTree(tt.want, got)
+		if (tt.diff == "") != (d == "") || !strings.Contains(d, tt.diff) {
+			t.Errorf("%s: DiffTree = %q, want %q", tt.name, d, tt.diff)
+		}
+	}
+}
+
+func TestCheckPath(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{"a", "a/b.c", "dev/null", "ü/ñ", ".hidden", "a..b"} {
+		if err := checkPath(p); err != nil {
+			t.Errorf("checkPath(%q) = %v", p, err)
+		}
+	}
+	for _, p := range []string{"", "/a", "a/", "a//b", ".", "..", "a/./b", `a\b`, "a\x7f", "a\nb"} {
+		if checkPath(p) == nil {
+			t.Errorf("checkPath(%q) accepted it", p)
+		}
+	}
+}
