@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
@@ -20,6 +21,10 @@ const Version = "1.1.0"
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Dir, when set, stands in for the process's working directory: relative
+	// patch and move-JSON paths and a relative --cwd resolve against it. It
+	// lets callers run the CLI in process for many work trees at once.
+	Dir string
 	// BeforeVerify, when set, is installed on the run's Workspace; tests use
 	// it to change files between planning and commit.
 	BeforeVerify func(root string)
@@ -168,7 +173,7 @@ func (r *run) human(res reference.Result) error {
 }
 
 func (r *run) workspace() (*reference.Workspace, error) {
-	ws, err := reference.NewWorkspace(r.o.cwd)
+	ws, err := reference.NewWorkspace(r.abs(r.o.cwd))
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +193,7 @@ func (r *run) readInput(path string) ([]byte, error) {
 		}
 		return data, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(r.abs(path))
 	if err != nil {
 		code := reference.IOError
 		switch {
@@ -200,6 +205,14 @@ func (r *run) readInput(path string) ([]byte, error) {
 		return nil, &reference.Error{Code: code, Phase: "read", Path: path, Message: err.Error(), Err: err}
 	}
 	return data, nil
+}
+
+// abs resolves a command-line path against Env.Dir.
+func (r *run) abs(path string) string {
+	if r.env.Dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(r.env.Dir, path)
 }
 
 func writeJSON(w io.Writer, v any) error {
