@@ -179,7 +179,8 @@ func fsError(err error, path, phase string) error {
 // Commit makes a plan's changes on disk. It stages every new content in a
 // temp file beside its target, re-checks that every file the plan read is
 // unchanged (concurrent_modification otherwise), then renames in order,
-// destination before source, and removes paths. On any failure before the
+// destination before source, and removes paths; right before each rename
+// it re-checks the stat of the file it replaces. On any failure before the
 // renames nothing on disk changes; no temp file survives any outcome.
 func (w *Workspace) Commit(changes []Change) (err error) {
 	type staged struct {
@@ -232,6 +233,10 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 	}
 	for i := range stages {
 		s := &stages[i]
+		if !w.statUnchanged(s.change.Path) { // cheap re-check between renames
+			return &Error{Code: ConcurrentModification, Phase: "verify", Path: s.change.Path,
+				Message: s.change.Path + " changed while the move was being written"}
+		}
 		if s.change.Remove {
 			err = os.Remove(s.full)
 		} else {
@@ -319,13 +324,27 @@ func (w *Workspace) verify(changes []Change) error {
 			}
 			return changed
 		}
-		if err != nil || !info.Mode().IsRegular() || !os.SameFile(info, snap.info) ||
-			info.Size() != snap.info.Size() || !info.ModTime().Equal(snap.info.ModTime()) ||
-			info.Mode() != snap.info.Mode() || !sameContent(full, snap.data) {
+		if err != nil || !sameStat(info, snap.info) || !sameContent(full, snap.data) {
 			return changed
 		}
 	}
 	return nil
+}
+
+// statUnchanged reports whether a path read as a present file still has the
+// stat it had then; paths read as absent are judged by verify alone.
+func (w *Workspace) statUnchanged(path string) bool {
+	snap, ok := w.seen[path]
+	if !ok || snap.absent {
+		return true
+	}
+	info, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(path)))
+	return err == nil && sameStat(info, snap.info)
+}
+
+func sameStat(now, then fs.FileInfo) bool {
+	return now.Mode().IsRegular() && os.SameFile(now, then) && now.Size() == then.Size() &&
+		now.ModTime().Equal(then.ModTime()) && now.Mode() == then.Mode()
 }
 
 // sameContent streams the file at full and compares it with want.
