@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // CheckPath validates an operation path: a patch path after stripping or a
@@ -18,11 +20,11 @@ func CheckPath(p string) error {
 	switch {
 	case p == "":
 		return bad("empty path")
-	case strings.HasPrefix(p, "/"):
+	case strings.HasPrefix(p, "/") && !fault.On(fault.AcceptAbsolutePath):
 		return bad("absolute path")
 	case !utf8.ValidString(p):
 		return bad("invalid UTF-8")
-	case strings.ContainsRune(p, '\\'):
+	case strings.ContainsRune(p, '\\') && !fault.On(fault.AcceptBackslash):
 		return bad("backslash in path")
 	}
 	for _, r := range p {
@@ -30,11 +32,14 @@ func CheckPath(p string) error {
 			return bad("control character in path")
 		}
 	}
+	if fault.On(fault.AcceptAbsolutePath) {
+		p = strings.TrimPrefix(p, "/")
+	}
 	for _, seg := range strings.Split(p, "/") {
-		switch seg {
-		case "":
+		switch {
+		case seg == "":
 			return bad("empty path segment")
-		case ".", "..":
+		case (seg == "." || seg == "..") && !fault.On(fault.AcceptDotDot):
 			return bad(strconv.Quote(seg) + " path segment")
 		}
 	}

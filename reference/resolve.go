@@ -1,6 +1,10 @@
 package reference
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
+)
 
 // Move is a patch resolved for one run: operation paths after -p stripping,
 // direction applied. Plan evaluates a Move.
@@ -84,10 +88,16 @@ func stripHeaderPath(raw string, n int) (string, error) {
 // relocation runs back. A payload-only source hunk of an in-file shape has
 // no anchor to re-insert at and cannot be reversed (parse_error).
 func (m *Move) Reverse() (*Move, error) {
+	if fault.On(fault.NoReverse) {
+		return m, nil
+	}
 	r := &Move{ID: m.ID, PayloadSHA256: m.PayloadSHA256, Src: m.Dst, Dst: m.Src}
 	if m.Source != nil {
 		t := *m.Source
 		t.Role = RoleTarget
+		if fault.On(fault.ReverseIgnoresAfter) && len(t.Before) > 0 {
+			t.After = nil
+		}
 		r.Target = &t
 	}
 	if m.Target != nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
@@ -109,6 +110,9 @@ func argError(code reference.Code, msg string) error {
 // positional arguments; "--" ends options; "-" is a positional argument.
 func parseArgs(args []string) (*options, error) {
 	o := &options{strip: 1, cwd: ".", moveFlags: map[string]string{}}
+	if fault.On(fault.DefaultStripZero) {
+		o.strip = 0
+	}
 	if len(args) == 0 {
 		return nil, argError(reference.UnknownCommand, "missing command; run blockpatch help")
 	}

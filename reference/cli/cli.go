@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
@@ -57,13 +58,19 @@ func Run(args []string, env Env) int {
 	if !errors.As(err, &e) {
 		e = &reference.Error{Code: reference.UnexpectedError, Message: err.Error()}
 	}
-	if wantsJSON(args) {
+	switch {
+	case fault.On(fault.MalformedErrorJSON) && wantsJSON(args):
+		fmt.Fprintf(env.Stderr, "{\"ok\":false,\"error\":%s}\n", e.Code)
+	case wantsJSON(args):
 		writeJSON(env.Stderr, struct {
 			OK    bool             `json:"ok"`
 			Error *reference.Error `json:"error"`
 		}{false, e})
-	} else {
+	default:
 		fmt.Fprintf(env.Stderr, "blockpatch: %s\n", e.Message)
+	}
+	if fault.On(fault.ExitZeroOnFailure) {
+		return 0
 	}
 	return 1
 }
@@ -144,6 +151,12 @@ func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) er
 			return err
 		}
 		plan.Result.Written = true
+	}
+	if dry && fault.On(fault.WrittenOnDryRun) {
+		plan.Result.Written = true
+	}
+	if fault.On(fault.ChangedListsUnchanged) {
+		plan.Result.Changed = plan.Result.Affected
 	}
 	if r.o.jsonOutput {
 		return writeJSON(r.env.Stdout, plan.Result)
