@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/leanovate/gopter v0.2.11
 	github.com/rogpeppe/go-internal v1.16.0
 )
 

@@ -1,0 +1,139 @@
+package reference
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// Format renders a patch as a .blockpatch document, the inverse of Parse.
+// The layout is the canonical one of the published examples: per section
+// the diff --blockpatch line, the version line, the metadata line (id,
+// then role when set, then payload-sha256, then the x- extensions), the
+// --- and +++ headers; then each hunk after one blank line, counts always
+// explicit. Sections are separated by one blank line. A body line whose
+// bytes lack a closing "\n" is followed by the no-newline marker.
+//
+// Format trusts p: the hunk counts are written as stored, so a Patch from
+// Parse or from Move.Patch formats into a document that parses back to an
+// equal Patch, and a canonical document survives Parse then Format byte for
+// byte.
+func Format(p *Patch) []byte {
+	var b bytes.Buffer
+	for i, s := range p.Sections {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("diff --blockpatch " + s.OldPath + " " + s.NewPath + "\n")
+		b.WriteString("blockpatch version 1\n")
+		b.WriteString("blockpatch move id=" + p.ID)
+		if s.Role != "" {
+			b.WriteString(" role=" + string(s.Role))
+		}
+		b.WriteString(" payload-sha256=" + p.PayloadSHA256)
+		for _, x := range s.Extensions {
+			b.WriteString(" " + x)
+		}
+		b.WriteString("\n--- " + s.OldPath + "\n+++ " + s.NewPath + "\n")
+		for _, h := range s.Hunks {
+			b.WriteByte('\n')
+			formatHunk(&b, p.ID, h)
+		}
+	}
+	return b.Bytes()
+}
+
+func formatHunk(b *bytes.Buffer, id string, h *Hunk) {
+	b.WriteString("@@ -" + strconv.Itoa(h.OldStart) + "," + strconv.Itoa(h.OldCount) +
+		" +" + strconv.Itoa(h.NewStart) + "," + strconv.Itoa(h.NewCount) +
+		" @@ blockpatch-" + string(h.Role) + " id=" + id)
+	if h.Label != "" {
+		b.WriteString(" " + h.Label)
+	}
+	b.WriteByte('\n')
+	prefix := byte('-')
+	if h.Role == RoleTarget {
+		prefix = '+'
+	}
+	formatLines(b, ' ', h.Before)
+	formatLines(b, prefix, h.Payload)
+	formatLines(b, ' ', h.After)
+}
+
+// formatLines writes data as body lines with the given prefix, marking a
+// last line that has no "\n".
+func formatLines(b *bytes.Buffer, prefix byte, data []byte) {
+	for len(data) > 0 {
+		b.WriteByte(prefix)
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			b.Write(data)
+			b.WriteString("\n" + NoNewlineMarker + "\n")
+			return
+		}
+		b.Write(data[:i+1])
+		data = data[i+1:]
+	}
+}
+
+// Patch returns the document that describes m, with the a/ and b/
+// prefixes that the default -p1 strips: one section for a same-file move,
+// in-file insertion or deletion (source hunk first), a role=source and a
+// role=target section for a cross-file move, and /dev/null headers for
+// whole-file creation and removal. The hunks are shared with m.
+func (m *Move) Patch() *Patch {
+	p := &Patch{ID: m.ID, PayloadSHA256: m.PayloadSHA256}
+	section := func(old, new string, role Role, hunks ...*Hunk) {
+		p.Sections = append(p.Sections, &Section{OldPath: old, NewPath: new, Role: role, Hunks: hunks})
+	}
+	switch {
+	case m.Shape == ShapeCreate:
+		section(DevNull, "b/"+m.Dst, "", m.Target)
+	case m.Shape == ShapeRemove:
+		section("a/"+m.Src, DevNull, "", m.Source)
+	case m.Shape == ShapeInsert:
+		section("a/"+m.Dst, "b/"+m.Dst, "", m.Target)
+	case m.Shape == ShapeDelete:
+		section("a/"+m.Src, "b/"+m.Src, "", m.Source)
+	case m.Same():
+		section("a/"+m.Src, "b/"+m.Src, "", m.Source, m.Target)
+	default:
+		section("a/"+m.Src, "b/"+m.Src, RoleSource, m.Source)
+		section("a/"+m.Dst, "b/"+m.Dst, RoleTarget, m.Target)
+	}
+	return p
+}
+
+// newHunk builds a hunk whose first body line starts at offset x of data,
+// the file before the move (nil for a file that does not exist yet), and
+// sets its ranges as unified diff would if the hunk were the only change:
+// both starts are the 1-based line number of x, the counts are the body
+// line counts, and a side with no lines starts at the line before (so
+// whole-file hunks get 0,0 on the /dev/null side).
+func newHunk(role Role, data []byte, x int, before, payload, after []byte) *Hunk {
+	h := &Hunk{Role: role, Before: before, Payload: payload, After: after}
+	context := bodyLines(before) + bodyLines(after)
+	h.OldCount, h.NewCount = context, context
+	if role == RoleSource {
+		h.OldCount += bodyLines(payload)
+	} else {
+		h.NewCount += bodyLines(payload)
+	}
+	line := 1 + bytes.Count(data[:x], newline)
+	h.OldStart, h.NewStart = line, line
+	if h.OldCount == 0 {
+		h.OldStart--
+	}
+	if h.NewCount == 0 {
+		h.NewStart--
+	}
+	return h
+}
+
+// bodyLines is the number of hunk body lines that hold data.
+func bodyLines(data []byte) int {
+	n := bytes.Count(data, newline)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,156 @@
+package reference
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// canonicalPatches are documents in the canonical layout, which Parse then
+// Format must reproduce byte for byte.
+func canonicalPatches(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{
+		"relocation": relocation,
+		"labels and extensions": "diff --blockpatch a/f b/f\nblockpatch version 1\nblockpatch move id=m.1_x-y payload-sha256=" + sha("x\n") + " x-tool=t x-b=2\n--- a/f\n+++ b/f\n\n" +
+			"@@ -1,2 +1,1 @@ blockpatch-source id=m.1_x-y function f() {\n a\n-x\n\n" +
+			"@@ -9,1 +8,2 @@ blockpatch-target id=m.1_x-y\n+x\n z\n",
+		"empty context line": section("a/f", "b/f", sha("x\n"), "") +
+			"@@ -1,3 +1,2 @@ blockpatch-source id=move-1\n \n-x\n \r\n",
+		"markers everywhere": section("a/f", "b/f", sha("XY"), "") +
+			"@@ -1,3 +1,2 @@ blockpatch-source id=move-1\n ab\n" + NoNewlineMarker + "\n-XY\n" + NoNewlineMarker + "\n cd\n\n" +
+			"@@ -2,1 +2,2 @@ blockpatch-target id=move-1\n ef\n" + NoNewlineMarker + "\n+XY\n" + NoNewlineMarker + "\n",
+		"empty removal": section("a/f", "/dev/null", sha(""), "") + "@@ -0,0 +0,0 @@ blockpatch-source id=move-1\n",
+	}
+	for _, c := range shapeCases {
+		out["shape "+c.name] = c.patch
+	}
+	for _, r := range shapeRequests {
+		if r.patch != "" {
+			out["request "+r.name] = r.patch
+		}
+	}
+	if _, err := os.Stat(sharedDir); err == nil {
+		for _, r := range upstreamRequests {
+			patch, _, _ := loadUpstream(t, r.name)
+			out["upstream "+r.name] = patch
+		}
+		for _, name := range []string{"failure-ambiguous-target", "reverse"} {
+			data, err := os.ReadFile(filepath.Join(sharedDir, "examples", name, "patch.blockpatch"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out["upstream "+name] = string(data)
+		}
+	}
+	return out
+}
+
+// patchOpts compares patches with nil and empty byte slices as equal: the
+// parser leaves empty context nil.
+var patchOpts = cmpopts.EquateEmpty()
+
+func TestFormatRoundTrip(t *testing.T) {
+	t.Parallel()
+	for name, doc := range canonicalPatches(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse([]byte(doc))
+			wantCode(t, err, "")
+			got := string(Format(p))
+			if got != doc {
+				t.Fatalf("Parse then Format changed the document (-want +got):\n%s", cmp.Diff(doc, got))
+			}
+			again, err := Parse([]byte(got))
+			wantCode(t, err, "")
+			if diff := cmp.Diff(p, again, patchOpts); diff != "" {
+				t.Fatalf("Format then Parse changed the patch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFormatCanonicalises formats documents in other accepted layouts:
+// the result is canonical and parses back to the same patch.
+func TestFormatCanonicalises(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct{ in, want string }{
+		"counts omitted and extra blank lines": {
+			"\n\n" + section("a/f", "b/f", sha("x\n"), "") + "\n\n@@ -2 +2,0 @@ blockpatch-source id=move-1\n-x\n\n\n" +
+				"@@ -5 +4,2 @@ blockpatch-target id=move-1\n+x\n z\n\n",
+			section("a/f", "b/f", sha("x\n"), "") + "@@ -2,1 +2,0 @@ blockpatch-source id=move-1\n-x\n\n" +
+				"@@ -5,1 +4,2 @@ blockpatch-target id=move-1\n+x\n z\n",
+		},
+		"marker without final newline": {
+			section("a/f", "b/f", sha("x"), "") + "@@ -1,1 +1,2 @@ blockpatch-target id=move-1\n a\n+x\n" + NoNewlineMarker,
+			section("a/f", "b/f", sha("x"), "") + "@@ -1,1 +1,2 @@ blockpatch-target id=move-1\n a\n+x\n" + NoNewlineMarker + "\n",
+		},
+		"target section first": {crossFileSwapped, crossFileSwapped},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse([]byte(tt.in))
+			wantCode(t, err, "")
+			got := string(Format(p))
+			if got != tt.want {
+				t.Fatalf("(-want +got):\n%s", cmp.Diff(tt.want, got))
+			}
+			again, err := Parse([]byte(got))
+			wantCode(t, err, "")
+			if diff := cmp.Diff(p, again, patchOpts); diff != "" {
+				t.Fatalf("Format then Parse changed the patch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestMovePatchRoundTrip checks that Move.Patch inverts Resolve(1): a
+// parsed move, turned back into a patch and formatted, resolves to the
+// same move.
+func TestMovePatchRoundTrip(t *testing.T) {
+	t.Parallel()
+	for name, doc := range canonicalPatches(t) {
+		p, err := Parse([]byte(doc))
+		wantCode(t, err, "")
+		if len(p.Sections[0].Extensions) > 0 || p.SourceHunk() != nil && p.SourceHunk().Label != "" {
+			continue // Move does not carry extensions or labels
+		}
+		m, err := p.Resolve(1)
+		wantCode(t, err, "")
+		q, err := Parse(Format(m.Patch()))
+		wantCode(t, err, "")
+		back, err := q.Resolve(1)
+		wantCode(t, err, "")
+		if diff := cmp.Diff(m, back, patchOpts); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+func TestNewHunkRanges(t *testing.T) {
+	t.Parallel()
+	data := []byte("l1\nl2\nl3\nl4\n")
+	tests := []struct {
+		name                   string
+		h                      *Hunk
+		oldS, oldC, newS, newC int
+	}{
+		{"source with context", newHunk(RoleSource, data, 3, data[3:6], data[6:9], data[9:12]), 2, 3, 2, 2},
+		{"source payload only", newHunk(RoleSource, data, 6, nil, data[6:9], nil), 3, 1, 2, 0},
+		{"target", newHunk(RoleTarget, data, 9, data[9:12], []byte("a\nb"), nil), 4, 1, 4, 3},
+		{"creation", newHunk(RoleTarget, nil, 0, nil, []byte("x\n"), nil), 0, 0, 1, 1},
+		{"empty creation", newHunk(RoleTarget, nil, 0, nil, []byte{}, nil), 0, 0, 0, 0},
+		{"removal", newHunk(RoleSource, data, 0, nil, data, nil), 1, 4, 0, 0},
+	}
+	for _, tt := range tests {
+		h := tt.h
+		if h.OldStart != tt.oldS || h.OldCount != tt.oldC || h.NewStart != tt.newS || h.NewCount != tt.newC {
+			t.Errorf("%s: -%d,%d +%d,%d, want -%d,%d +%d,%d", tt.name,
+				h.OldStart, h.OldCount, h.NewStart, h.NewCount, tt.oldS, tt.oldC, tt.newS, tt.newC)
+		}
+	}
+}
