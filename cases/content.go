@@ -17,12 +17,13 @@ import (
 
 // rawEntry is a file entry or content written as an object.
 type rawEntry struct {
-	Text    *string   `json:"text"`
-	Base64  *string   `json:"base64"`
-	Lines   *[]string `json:"lines"`
-	Mode    *string   `json:"mode"`
-	Symlink *string   `json:"symlink"`
-	Dir     *bool     `json:"dir"`
+	Text     *string   `json:"text"`
+	Base64   *string   `json:"base64"`
+	Lines    *[]string `json:"lines"`
+	Mode     *string   `json:"mode"`
+	Symlink  *string   `json:"symlink"`
+	Dir      *bool     `json:"dir"`
+	Hardlink *string   `json:"hardlink"`
 }
 
 // kinds lists the kinds set in e, in a fixed order.
@@ -31,7 +32,7 @@ func (e *rawEntry) kinds() []string {
 	for _, k := range []struct {
 		name string
 		set  bool
-	}{{"text", e.Text != nil}, {"base64", e.Base64 != nil}, {"lines", e.Lines != nil}, {"symlink", e.Symlink != nil}, {"dir", e.Dir != nil}} {
+	}{{"text", e.Text != nil}, {"base64", e.Base64 != nil}, {"lines", e.Lines != nil}, {"symlink", e.Symlink != nil}, {"dir", e.Dir != nil}, {"hardlink", e.Hardlink != nil}} {
 		if k.set {
 			out = append(out, k.name)
 		}
@@ -46,8 +47,8 @@ func (c *checker) content(field string, raw json.RawMessage, plain *bool) []byte
 	if !ok {
 		return []byte{}
 	}
-	if e.Mode != nil || e.Symlink != nil || e.Dir != nil {
-		c.errorf(field, "content is text, base64 or lines; mode, symlink and dir belong to tree entries")
+	if e.Mode != nil || e.Symlink != nil || e.Dir != nil || e.Hardlink != nil {
+		c.errorf(field, "content is text, base64 or lines; mode, symlink, dir and hardlink belong to tree entries")
 		return []byte{}
 	}
 	return c.entryData(field, e)
@@ -70,6 +71,15 @@ func (c *checker) entry(field string, raw json.RawMessage, plain *bool) (Entry, 
 			c.errorf(fieldName(field, "mode"), "a symlink has no mode of its own")
 		}
 		out.Symlink = *e.Symlink
+	case e.Hardlink != nil:
+		if err := checkPath(*e.Hardlink); err != nil {
+			c.add(fieldName(field, "hardlink"), err)
+			return Entry{}, false
+		}
+		if e.Mode != nil {
+			c.errorf(fieldName(field, "mode"), "a hard link shares the mode of its file")
+		}
+		out.Hardlink = *e.Hardlink
 	case e.Dir != nil:
 		if !*e.Dir {
 			c.errorf(fieldName(field, "dir"), "false; a folder entry is {\"dir\": true}")
@@ -79,7 +89,7 @@ func (c *checker) entry(field string, raw json.RawMessage, plain *bool) (Entry, 
 	default:
 		out.Data = c.entryData(field, e)
 	}
-	if e.Mode != nil && e.Symlink == nil {
+	if e.Mode != nil && e.Symlink == nil && e.Hardlink == nil {
 		m, err := parseMode(*e.Mode)
 		if err != nil {
 			c.add(fieldName(field, "mode"), err)
@@ -181,6 +191,14 @@ func (c *checker) tree(field string, raw json.RawMessage, plain *bool) Tree {
 		}
 	}
 	for _, p := range t.Paths() {
+		if target := t[p].Hardlink; target != "" {
+			switch {
+			case field != "files":
+				c.errorf(fieldKey(field, p), "hard links belong to the starting tree (files) only")
+			case t[target].Kind() != "file" || !hasPath(t, target):
+				c.errorf(fieldKey(field, p), "hard link target %q is not a file of this tree", target)
+			}
+		}
 		for _, d := range parents(p) {
 			if e, ok := t[d]; ok && !e.Dir {
 				c.errorf(fieldKey(field, p), "lies inside %q, which is a %s", d, e.Kind())
@@ -189,4 +207,9 @@ func (c *checker) tree(field string, raw json.RawMessage, plain *bool) Tree {
 		}
 	}
 	return t
+}
+
+func hasPath(t Tree, p string) bool {
+	_, ok := t[p]
+	return ok
 }

@@ -12,23 +12,27 @@ import (
 )
 
 // Entry is one path of a Tree: a regular file (Data), a symlink (Symlink
-// set) or a folder (Dir set).
+// set), a folder (Dir set) or, in a starting tree only, a second name for a
+// file of the same tree (Hardlink set).
 type Entry struct {
 	Data []byte
 	// Mode holds permission bits only. Zero means unstated: written as 0644
 	// for files and 0755 for folders, and not compared in expectations.
-	Mode    fs.FileMode
-	Symlink string
-	Dir     bool
+	Mode     fs.FileMode
+	Symlink  string
+	Dir      bool
+	Hardlink string
 }
 
-// Kind names the entry's kind: "file", "symlink" or "dir".
+// Kind names the entry's kind: "file", "symlink", "dir" or "hardlink".
 func (e Entry) Kind() string {
 	switch {
 	case e.Dir:
 		return "dir"
 	case e.Symlink != "":
 		return "symlink"
+	case e.Hardlink != "":
+		return "hardlink"
 	}
 	return "file"
 }
@@ -92,11 +96,21 @@ func (t Tree) Write(dir string) error {
 			if err := os.Symlink(e.Symlink, name); err != nil {
 				return err
 			}
+		case "hardlink": // made below, once every file exists
 		default:
 			if err := os.WriteFile(name, e.Data, DefaultFileMode); err != nil {
 				return err
 			}
 			if err := os.Chmod(name, cmp0(e.Mode, DefaultFileMode)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range t.Paths() {
+		if target := t[p].Hardlink; target != "" {
+			name := filepath.Join(dir, filepath.FromSlash(p))
+			os.Remove(name)
+			if err := os.Link(filepath.Join(dir, filepath.FromSlash(target)), name); err != nil {
 				return err
 			}
 		}

@@ -105,3 +105,17 @@ func TestCheckPath(t *testing.T) {
 		}
 	}
 }
+
+func TestTreeWriteHardlink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tree := Tree{"a": {Data: []byte("x")}, "sub/b": {Hardlink: "a"}}
+	if err := tree.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.Stat(filepath.Join(dir, "a"))
+	b, err := os.Stat(filepath.Join(dir, "sub", "b"))
+	if err != nil || !os.SameFile(a, b) {
+		t.Fatalf("sub/b is not a hard link of a: %v", err)
+	}
+}
