@@ -1,0 +1,56 @@
+package main
+
+const usage = `usage: blockpatch-conformance [flags] [--] [implementation command line...]
+
+Certifies a blockpatch 1.1 implementation: runs every conformance case
+against it and prints a report that ends with a certificate. The
+implementation is any command line; the runner appends arguments such as
+"check PATCH --cwd DIR --json-output". Without one, it certifies the
+embedded reference implementation.
+
+  blockpatch-conformance                        certify the embedded reference
+  blockpatch-conformance -- ./my-blockpatch     certify your implementation
+  blockpatch-conformance -- node dist/cli.js    any command line works
+  blockpatch-conformance --cases ../upstream/conformance/cases -- ./impl
+
+Selecting cases:
+  -run REGEXP         run only the cases whose names match (partial)
+  -skip REGEXP        leave out the cases whose names match (partial)
+  --skip-file FILE    cases expected to fail, one "NAME REASON" per line;
+                      a listed case that fails counts as skipped, one that
+                      passes fails the run
+  --cases DIR         add a folder of cases, such as upstream's
+                      conformance/cases (repeatable)
+  --no-corpus         leave out the embedded corpus (use with --cases)
+  --profile VERSION   the spec profile to certify: 1.0 or 1.1 (default 1.1)
+  --require LEVEL     run and fail, rather than skip, the cases of LEVEL
+                      (core, planner or cli) even when the implementation
+                      does not claim it (repeatable)
+
+Running:
+  --parallel N        cases run at once (default: the number of CPUs)
+  --timeout DURATION  limit for each command, after which its whole
+                      process group is killed (default 5s)
+  --seed N            order the cases with this seed (default: random;
+                      the report prints it)
+  --keep              keep the folders of failed cases: the tree before
+                      the failing command, the expected tree, the output
+                      and a reproduce.sh that reruns the command
+  --reference-exec    certify the embedded reference by starting this
+                      program again as a blockpatch process for each
+                      command, instead of calling it in process
+
+Output:
+  --format FORMAT     human, tap, junit or json (default human)
+  -v                  list every case, not only the failures, and show
+                      warnings
+
+Levels: core is check and apply; planner adds plan and move; cli adds the
+other command-line forms. The runner reads a "features" list from
+"version --json-output", or else probes each level; the cases of a level
+the implementation does not claim are reported as unsupported.
+
+Exit status: 0 when no case failed, 1 when some case failed, 2 when the
+run could not be done (bad flags, cases that do not load, no case
+selected, an implementation that cannot be started).
+`

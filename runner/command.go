@@ -1,0 +1,164 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultMaxOutput is how many bytes of stdout and of stderr a Command
+// keeps per invocation unless told otherwise.
+const DefaultMaxOutput = 1 << 20
+
+// Command is an external implementation: a command line prefix, to which
+// each invocation's arguments are appended. Every invocation runs in its own
+// process group, and the whole group is killed when the invocation times
+// out or finishes, so helper processes cannot outlive it.
+type Command struct {
+	// Argv is the prefix as resolved by NewCommand: the program as an
+	// absolute path, and arguments naming existing files made absolute.
+	Argv []string
+	// Env holds NAME=value entries added to the runner's environment.
+	Env []string
+	// MaxOutput is the number of bytes kept of stdout and of stderr;
+	// zero means DefaultMaxOutput.
+	MaxOutput int
+
+	given []string // Argv as the user wrote it
+	name  string
+}
+
+// NewCommand resolves argv for running from any folder: the program is
+// looked up (in PATH when it has no slash) and made absolute, and so is each
+// later argument that names an existing file, since invocations run in each
+// case's own folder ("node dist/cli.js" keeps working). It fails when the
+// program cannot be found: that is a run that cannot start, not a failed
+// case.
+func NewCommand(argv []string, env ...string) (*Command, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, errors.New("no implementation command given")
+	}
+	prog, err := exec.LookPath(argv[0])
+	if err != nil {
+		return nil, fmt.Errorf("implementation %q: %w", argv[0], err)
+	}
+	if prog, err = filepath.Abs(prog); err != nil {
+		return nil, err
+	}
+	resolved := []string{prog}
+	for _, a := range argv[1:] {
+		if !strings.HasPrefix(a, "-") && !filepath.IsAbs(a) {
+			if info, err := os.Stat(a); err == nil && info.Mode().IsRegular() {
+				if abs, err := filepath.Abs(a); err == nil {
+					a = abs
+				}
+			}
+		}
+		resolved = append(resolved, a)
+	}
+	return &Command{Argv: resolved, Env: env, given: argv}, nil
+}
+
+// Exec runs the command with the invocation's arguments appended.
+func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
+	limit := c.MaxOutput
+	if limit <= 0 {
+		limit = DefaultMaxOutput
+	}
+	cmd := exec.CommandContext(ctx, c.Argv[0], append(c.Argv[1:len(c.Argv):len(c.Argv)], inv.Args...)...)
+	cmd.Dir = inv.Dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Stdin = bytes.NewReader(inv.Stdin)
+	stdout, stderr := &capture{limit: limit}, &capture{limit: limit}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	// The pipes close when the last holder exits; a helper left behind
+	// that holds them would otherwise stall Wait forever.
+	cmd.WaitDelay = 2 * time.Second
+	ownGroup(cmd)
+	var canceled atomic.Bool
+	cmd.Cancel = func() error {
+		canceled.Store(true)
+		killGroup(cmd)
+		return nil
+	}
+
+	start := time.Now()
+	err := cmd.Start()
+	if err != nil {
+		return Outcome{Exit: -1, Err: err}
+	}
+	err = cmd.Wait()
+	o := Outcome{Elapsed: time.Since(start)}
+	killGroup(cmd) // whatever the leader left running
+	o.Stdout, o.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
+	o.Truncated = stdout.dropped > 0 || stderr.dropped > 0
+	if canceled.Load() {
+		o.Exit = -1
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			o.TimedOut = true
+		} else {
+			o.Err = ctx.Err() // the run was interrupted
+		}
+		return o
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil, errors.Is(err, exec.ErrWaitDelay) || errors.As(err, &ee):
+		o.Exit = cmd.ProcessState.ExitCode()
+		if sig := signalOf(cmd.ProcessState); sig != "" {
+			o.Exit, o.Signal = -1, sig
+		}
+	default:
+		o.Exit, o.Err = -1, err
+	}
+	return o
+}
+
+// Describe names the command and hashes the files it runs.
+func (c *Command) Describe() Description {
+	d := Description{Name: c.name, Argv: c.Argv, Env: c.Env}
+	if d.Name == "" {
+		d.Name = shellJoin(c.given)
+	}
+	for i, a := range c.Argv {
+		if i > 0 && !filepath.IsAbs(a) {
+			continue
+		}
+		if info, err := os.Stat(a); err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if f, err := hashFile(a); err == nil {
+			d.Files = append(d.Files, f)
+		}
+	}
+	return d
+}
+
+// capture keeps the first limit bytes written to it and counts the rest.
+// It never fails a write, so the process never sees a broken pipe.
+type capture struct {
+	buf     bytes.Buffer
+	limit   int
+	dropped int
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	room := c.limit - c.buf.Len()
+	switch {
+	case room >= len(p):
+		c.buf.Write(p)
+	case room > 0:
+		c.buf.Write(p[:room])
+		c.dropped += len(p) - room
+	default:
+		c.dropped += len(p)
+	}
+	return len(p), nil
+}

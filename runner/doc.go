@@ -1,0 +1,62 @@
+// Package runner certifies a blockpatch implementation against
+// conformance cases (package cases).
+//
+// A Runner holds plain settings: the case sources, the Implementation,
+// selection, skip list, profile, required levels, timeout, parallelism,
+// seed and keep. New fills in the defaults; Run returns a Report whose
+// Certificate names what was certified (the implementation's files and
+// their SHA-256, its version, the corpus hash, the profile, the skip list,
+// the seed) and whether the run was partial.
+//
+// # Implementations
+//
+// An Implementation runs one command line and returns an Outcome. That an
+// implementation rejects a patch is an ordinary outcome for the case to
+// judge; Outcome.Err and Go errors are for harness faults only. There are
+// three kinds:
+//
+//   - Command runs an external program, each invocation in its own process
+//     group, killed as a group at the timeout, with bounded capture;
+//   - InProcess runs a Go CLI in the runner's process: Reference is the
+//     embedded reference CLI, and a deliberately broken variant plugs in
+//     the same way;
+//   - Func adapts any function, for fakes in tests.
+//
+// ReferenceExec runs the embedded reference as a separate process by
+// starting the running executable again, which must honour AsReference.
+//
+// # Protocols
+//
+// Each case runs in its own folder (see case.go for the layout): a work
+// tree holding the case's files, an inputs folder beside it holding the
+// patch, and sentinel files in a sibling folder and in the parents. The
+// protocols are those of the cases package's README: check, apply, retry
+// and reverse for a standard case (check and apply failing for a fail
+// case); plan, apply of the planned patch and move on a fresh tree for a
+// planner case; the command lines as written for a step case.
+//
+// Every command is judged on all it does, so that doing nothing passes
+// nothing: the exit status; one JSON object on stdout for a success (error
+// JSON on stderr, or on stdout with a warning); the success JSON's members
+// against what the trees imply (changed, written, noop, status,
+// strip_components) and against the case's result; the error's code and
+// details; the whole work tree, bytes, symlinks and modes; and the
+// sentinels outside the work tree.
+//
+// # Verdicts
+//
+// Pass; Fail, Stray (only unexpected new files, such as temp files),
+// Escape (something outside the work tree changed), Timeout, Crash (an
+// exit status other than 0 and 1, or a panic), Signal and UnexpectedPass (a
+// skip-listed case that passed) count as failures; Skip (a skip-listed
+// case that failed), Unsupported (a level the implementation does not
+// claim) and OutOfProfile count as skipped.
+//
+// # Levels
+//
+// Probe asks an implementation which levels it implements: the features
+// list of "version --json-output", or else clean unknown_command and
+// unknown_option answers to probing commands. Levels nest (core, planner,
+// cli); cases of an unsupported level are skipped unless the level is in
+// Runner.Require.
+package runner

@@ -1,0 +1,443 @@
+package runner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
+)
+
+// Source is a folder of cases.
+type Source struct {
+	// Label names the source in reports: "embedded corpus", a path.
+	Label string
+	FS    fs.FS
+	// Root is the corpus folder inside FS, usually ".".
+	Root    string
+	Options cases.Options
+}
+
+// Corpus is the project's embedded corpus, loaded under
+// cases.CorpusOptions.
+func Corpus() Source {
+	return Source{Label: "embedded corpus", FS: cases.Corpus(), Root: ".", Options: cases.CorpusOptions}
+}
+
+// Dir is a folder of cases on disk in any accepted shape, upstream's
+// conformance/cases folder included.
+func Dir(dir string) Source {
+	return Source{Label: dir, FS: os.DirFS(dir), Root: "."}
+}
+
+// Runner certifies an implementation over cases. Its fields are plain
+// settings; New fills in the defaults.
+type Runner struct {
+	// Sources are the case folders, loaded together; case names must be
+	// unique across them.
+	Sources []Source
+	// Impl is the implementation under test.
+	Impl Implementation
+
+	// RunRegexp selects the cases whose names match; SkipRegexp leaves out
+	// those that match. Nil selects everything and leaves out nothing.
+	// Narrowing makes the certificate partial.
+	RunRegexp, SkipRegexp *regexp.Regexp
+	// SkipList holds cases expected to fail, with reasons: they run, and
+	// count as skipped when they fail and as failed when they pass.
+	SkipList *SkipList
+
+	// Profile is the spec profile certified, "1.0" or "1.1"; cases that
+	// hold only for a newer profile are skipped.
+	Profile string
+	// Require lists levels that must be supported: their cases run, and
+	// fail, even when the implementation does not claim the level.
+	Require []cases.Level
+
+	// Timeout bounds each invocation.
+	Timeout time.Duration
+	// Parallel is the number of cases run at once.
+	Parallel int
+	// Keep keeps the folders of failed cases, with what is needed to rerun
+	// the failing command, instead of removing them.
+	Keep bool
+	// TempDir is where the run's temp root is made; "" is os.TempDir().
+	TempDir string
+	// Seed orders the cases; 0 picks one. The report prints it.
+	Seed uint64
+
+	// Progress, when set, is called after each case, from one goroutine at
+	// a time.
+	Progress func(Progress)
+	// Rerun, when set, returns a command line that runs one case again,
+	// for reports.
+	Rerun func(name string, seed uint64) string
+}
+
+// Progress is the state of a run after a case finished.
+type Progress struct {
+	Done, Total, Failed int
+	Last                *Result
+}
+
+// DefaultTimeout bounds each invocation unless Runner.Timeout says
+// otherwise.
+const DefaultTimeout = 5 * time.Second
+
+// New returns a Runner for impl with the defaults: the embedded corpus,
+// profile 1.1, DefaultTimeout, one case per CPU at a time.
+func New(impl Implementation) *Runner {
+	return &Runner{
+		Sources:  []Source{Corpus()},
+		Impl:     impl,
+		Profile:  spec.Profiles[len(spec.Profiles)-1],
+		Timeout:  DefaultTimeout,
+		Parallel: runtime.NumCPU(),
+	}
+}
+
+// ErrNoCases is returned when the selection holds no case: a certificate
+// of nothing is not a pass.
+var ErrNoCases = errors.New("no case selected")
+
+// loaded is a case with the source it came from.
+type loaded struct {
+	c      *cases.Case
+	source string
+}
+
+// Load loads every source and returns the cases sorted by name, with the
+// corpus hash: the SHA-256 over every case's name and case file.
+func (r *Runner) Load() ([]*cases.Case, string, error) {
+	ls, hash, err := r.load()
+	out := make([]*cases.Case, len(ls))
+	for i, l := range ls {
+		out[i] = l.c
+	}
+	return out, hash, err
+}
+
+func (r *Runner) load() ([]loaded, string, error) {
+	var out []loaded
+	from := map[string]string{}
+	type fileHash struct{ name, sum string }
+	var hashes []fileHash
+	for _, s := range r.Sources {
+		root := s.Root
+		if root == "" {
+			root = "."
+		}
+		cs, err := s.Options.Load(s.FS, root)
+		if err != nil {
+			return nil, "", fmt.Errorf("loading cases from %s: %w", s.Label, err)
+		}
+		for _, c := range cs {
+			if other, dup := from[c.Name]; dup {
+				return nil, "", fmt.Errorf("case %s is in both %s and %s", c.Name, other, s.Label)
+			}
+			from[c.Name] = s.Label
+			data, err := fs.ReadFile(s.FS, path.Join(root, c.Name, cases.CaseFile))
+			if err != nil {
+				return nil, "", err
+			}
+			sum := sha256.Sum256(data)
+			hashes = append(hashes, fileHash{c.Name, hex.EncodeToString(sum[:])})
+			out = append(out, loaded{c, s.Label})
+		}
+	}
+	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.c.Name, b.c.Name) })
+	slices.SortFunc(hashes, func(a, b fileHash) int { return strings.Compare(a.name, b.name) })
+	h := sha256.New()
+	for _, fh := range hashes {
+		fmt.Fprintf(h, "%s %s\n", fh.sum, fh.name)
+	}
+	return out, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Run certifies r.Impl. The error is for runs that cannot produce a
+// certificate: bad settings, cases that do not load, no case selected, an
+// implementation that cannot be started, an interrupted run. Everything the
+// implementation does wrong is in the report.
+func (r *Runner) Run(ctx context.Context) (*Report, error) {
+	start := time.Now()
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	all, corpusHash, err := r.load()
+	if err != nil {
+		return nil, err
+	}
+	if r.SkipList != nil {
+		names := make([]string, len(all))
+		for i, l := range all {
+			names[i] = l.c.Name
+		}
+		if err := r.SkipList.check(names); err != nil {
+			return nil, err
+		}
+	}
+	var selected []loaded
+	for _, l := range all {
+		if (r.RunRegexp == nil || r.RunRegexp.MatchString(l.c.Name)) && (r.SkipRegexp == nil || !r.SkipRegexp.MatchString(l.c.Name)) {
+			selected = append(selected, l)
+		}
+	}
+	if len(selected) == 0 {
+		return nil, fmt.Errorf("%w: %d cases loaded, none matches the -run/-skip selection", ErrNoCases, len(all))
+	}
+	seed := r.Seed
+	for seed == 0 {
+		seed = rand.Uint64()
+	}
+	root, err := os.MkdirTemp(r.TempDir, "blockpatch-conformance-")
+	if err != nil {
+		return nil, err
+	}
+	keepRoot := false
+	defer func() {
+		if !keepRoot {
+			removeAll(root)
+		}
+	}()
+	probeDir := filepath.Join(root, "probe")
+	if err := os.Mkdir(probeDir, 0o755); err != nil {
+		return nil, err
+	}
+	features, err := Probe(ctx, r.Impl, probeDir, r.Timeout)
+	if err != nil {
+		return nil, err
+	}
+
+	desc := r.Impl.Describe()
+	order := slices.Clone(selected)
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+
+	results := make([]*Result, len(order))
+	var (
+		mu       sync.Mutex
+		done     int
+		failed   int
+		wg       sync.WaitGroup
+		jobs     = make(chan int)
+		parallel = max(r.Parallel, 1)
+	)
+	for range parallel {
+		wg.Go(func() {
+			for i := range jobs {
+				res := r.runCase(ctx, order[i], i, root, features, seed, desc)
+				mu.Lock()
+				results[i] = res
+				done++
+				if res.Verdict.Failed() {
+					failed++
+				}
+				if r.Progress != nil {
+					r.Progress(Progress{Done: done, Total: len(order), Failed: failed, Last: res})
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range order {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, res := range results {
+		if res.Kept != "" {
+			keepRoot = true
+		}
+		if res.Verdict == Error {
+			return nil, fmt.Errorf("case %s: %s", res.Name, res.Reason)
+		}
+	}
+	slices.SortFunc(results, func(a, b *Result) int { return strings.Compare(a.Name, b.Name) })
+
+	rep := &Report{Results: results}
+	if entries, err := os.ReadDir(root); err == nil {
+		for _, e := range entries {
+			if e.Name() != "probe" && !isBoxName(e.Name()) {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s appeared in the run's temp root %s: something wrote outside its case folder", e.Name(), root))
+				keepRoot = true
+			}
+		}
+	}
+	rep.Certificate = r.certificate(all, selected, corpusHash, features, seed, results, desc)
+	rep.finish()
+	rep.Certificate.Elapsed = Duration(time.Since(start))
+	if keepRoot {
+		rep.Certificate.TempRoot = root
+	}
+	return rep, nil
+}
+
+func (r *Runner) validate() error {
+	if r.Impl == nil {
+		return errors.New("no implementation to certify")
+	}
+	if !slices.Contains(spec.Profiles, r.Profile) {
+		return fmt.Errorf("unknown profile %q: the profiles are %s", r.Profile, strings.Join(spec.Profiles, ", "))
+	}
+	for _, l := range r.Require {
+		if !slices.Contains(cases.Levels, l) {
+			return fmt.Errorf("unknown level %q: the levels are core, planner, cli", l)
+		}
+	}
+	if r.Timeout <= 0 {
+		return errors.New("the timeout must be positive")
+	}
+	if len(r.Sources) == 0 {
+		return errors.New("no case source")
+	}
+	return nil
+}
+
+var boxName = regexp.MustCompile(`^[0-9]{4,}-`)
+
+func isBoxName(name string) bool { return boxName.MatchString(name) }
+
+// slug turns a case name into a folder name.
+func slug(name string) string {
+	s := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, name)
+	if len(s) > 60 {
+		s = s[:60]
+	}
+	return s
+}
+
+// runCase runs one case in its own box and returns its result.
+func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Features, seed uint64, desc Description) *Result {
+	c := l.c
+	res := &Result{
+		Name: c.Name, Source: l.source, Protocol: c.Protocol, Expect: c.Expect, Level: c.Level,
+		Since: c.Since, Requirements: c.Requirements, Case: c,
+	}
+	if r.Rerun != nil {
+		res.Rerun = r.Rerun(c.Name, seed)
+	}
+	if !profileIncludes(r.Profile, c.Since) {
+		res.Verdict, res.Reason = OutOfProfile, fmt.Sprintf("the case holds from profile %s; certifying %s", c.Since, r.Profile)
+		return res
+	}
+	if !f.Supports(c.Level) && !slices.Contains(r.Require, c.Level) {
+		res.Verdict, res.Reason = Unsupported, fmt.Sprintf("level %s is not supported (%s)", c.Level, levelWhy(f, c.Level))
+		return res
+	}
+	start := time.Now()
+	cr := &caseRun{r: r, c: c, ctx: ctx, desc: desc, box: filepath.Join(root, fmt.Sprintf("%04d-%s", i+1, slug(c.Name)))}
+	var e *stepError
+	if err := cr.setup(); err != nil {
+		e = &stepError{verdict: Error, problems: []string{"setting up the case: " + err.Error()}}
+	} else {
+		switch c.Protocol {
+		case cases.Planned:
+			e = cr.planned()
+		case cases.Steps:
+			e = cr.steps()
+		default:
+			e = cr.standard()
+		}
+	}
+	res.Elapsed = Duration(time.Since(start))
+	res.Warnings = cr.warnings
+	res.Verdict = Pass
+	if e != nil {
+		res.Verdict = e.verdict
+		res.Failure = r.failure(cr, e)
+		res.Reason = res.Failure.Step + ": " + firstLine(e.problems)
+	}
+	if reason, listed := r.SkipList.Reason(c.Name); listed {
+		res.SkipReason = reason
+		switch {
+		case res.Verdict == Pass:
+			res.Verdict, res.Reason = UnexpectedPass, "listed in the skip file as failing, but passed: remove it from the list"
+		case res.Verdict.Failed():
+			res.Verdict = Skip
+		}
+	}
+	if r.Keep && res.Verdict.Failed() && res.Verdict != UnexpectedPass {
+		if err := cr.keep(res); err == nil {
+			res.Kept = cr.box
+		} else {
+			res.Warnings = append(res.Warnings, "keeping the case folder: "+err.Error())
+		}
+	}
+	if res.Kept == "" {
+		removeAll(cr.box)
+	}
+	return res
+}
+
+func levelWhy(f Features, l cases.Level) string {
+	for _, m := range cases.Levels {
+		if !slices.Contains(f.Claimed, m) {
+			return fmt.Sprintf("%s: %s", m, f.How[m])
+		}
+		if m == l {
+			break
+		}
+	}
+	return "not claimed"
+}
+
+func firstLine(problems []string) string {
+	if len(problems) == 0 {
+		return ""
+	}
+	l, _, _ := strings.Cut(problems[0], "\n")
+	for _, suffix := range []string{" (-want +got):", " (-before +after):"} {
+		l = strings.TrimSuffix(l, suffix)
+	}
+	return l
+}
+
+// failure describes a failed step for the report.
+func (r *Runner) failure(cr *caseRun, e *stepError) *Failure {
+	f := &Failure{Problems: e.problems, Exit: -1}
+	rec := e.rec
+	if rec == nil {
+		f.Step = "setup"
+		return f
+	}
+	f.Step = rec.step
+	d := cr.desc
+	f.Argv = append(slices.Clone(d.Argv), rec.inv.Args...)
+	f.Dir = rec.inv.Dir
+	if len(rec.inv.Stdin) > 0 {
+		f.Stdin = bounded(rec.inv.Stdin, outputShown)
+	}
+	f.Exit = rec.out.Exit
+	f.Stdout = bounded(rec.out.Stdout, outputShown)
+	f.Stderr = bounded(rec.out.Stderr, outputShown)
+	return f
+}
+
+// outputShown is how many bytes of each output a report shows.
+const outputShown = 2048

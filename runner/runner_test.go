@@ -1,0 +1,586 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
+)
+
+func TestMain(m *testing.M) {
+	// ReferenceExec starts this test binary again as the reference CLI.
+	if AsReference(os.Args[0]) {
+		os.Exit(cli.Main(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// testCases is a fixed set of cases this package controls: a copy of some
+// corpus cases of every protocol and an upstream-shaped case.
+const testCases = "testdata/cases"
+
+// upstream is the published blockpatch 1.1.0 conformance folder; it exists
+// on developer machines and in CI, not in every clone.
+const upstream = "../../shared/upstream-1.1.0/conformance/cases"
+
+// newRunner returns a runner over testCases with settings fit for tests.
+func newRunner(t *testing.T, impl Implementation) *Runner {
+	t.Helper()
+	r := New(impl)
+	r.Sources = []Source{Dir(testCases)}
+	r.TempDir = t.TempDir()
+	r.Timeout = 10 * time.Second
+	r.Seed = 1
+	return r
+}
+
+func run(t *testing.T, r *Runner) *Report {
+	t.Helper()
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// verdicts maps case names to verdicts.
+func verdicts(rep *Report) map[string]Verdict {
+	out := map[string]Verdict{}
+	for _, res := range rep.Results {
+		out[res.Name] = res.Verdict
+	}
+	return out
+}
+
+func requireAllPass(t *testing.T, rep *Report) {
+	t.Helper()
+	for _, res := range rep.Results {
+		if res.Verdict != Pass {
+			var b strings.Builder
+			writeFailure(&b, res, "")
+			t.Errorf("%s", b.String())
+		}
+	}
+	if !rep.OK() || rep.Certificate.Passed != len(rep.Results) {
+		t.Errorf("certificate: %d passed, %d failed, %d skipped of %d", rep.Certificate.Passed, rep.Certificate.Failed, rep.Certificate.Skipped, len(rep.Results))
+	}
+}
+
+func TestReferenceCertifies(t *testing.T) {
+	t.Parallel()
+	rep := run(t, newRunner(t, Reference()))
+	requireAllPass(t, rep)
+	if len(rep.Certificate.Partial) != 0 {
+		t.Errorf("a full run is labelled partial: %q", rep.Certificate.Partial)
+	}
+	for _, l := range rep.Certificate.Levels {
+		if l.Verdict != "passed" {
+			t.Errorf("level %s: %s, want passed", l.Level, l.Verdict)
+		}
+	}
+}
+
+func TestReferenceExecCertifies(t *testing.T) {
+	t.Parallel()
+	impl, err := ReferenceExec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireAllPass(t, run(t, newRunner(t, impl)))
+}
+
+func TestUpstreamCases(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat(upstream); err != nil {
+		t.Skipf("upstream cases not present: %v", err)
+	}
+	r := newRunner(t, Reference())
+	r.Sources = []Source{Dir(upstream)}
+	rep := run(t, r)
+	requireAllPass(t, rep)
+	if len(rep.Results) != 10 {
+		t.Errorf("%d upstream cases, want 10", len(rep.Results))
+	}
+}
+
+// cwdOf returns the --cwd (or -d) argument of a command line.
+func cwdOf(args []string) string {
+	for i, a := range args {
+		if (a == "--cwd" || a == "-d") && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
+// broken wraps the reference: before runs first and may answer instead;
+// after may change the outcome.
+func broken(before func(inv Invocation) (Outcome, bool), after func(inv Invocation, o Outcome) Outcome) Implementation {
+	ref := Reference()
+	return Func(func(ctx context.Context, inv Invocation) Outcome {
+		if before != nil {
+			if o, answered := before(inv); answered {
+				return o
+			}
+		}
+		o := ref.Exec(ctx, inv)
+		if after != nil {
+			o = after(inv, o)
+		}
+		return o
+	})
+}
+
+func isApply(inv Invocation) bool { return len(inv.Args) > 0 && inv.Args[0] == "apply" }
+
+func jsonError(code string) Outcome {
+	return Outcome{Exit: 1, Stderr: []byte(`{"ok":false,"error":{"code":"` + code + `","message":"no"}}` + "\n")}
+}
+
+// TestBrokenImplementations runs deliberately broken implementations and
+// checks that each is caught with the right verdict.
+func TestBrokenImplementations(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		why  string
+		impl Implementation
+		// want maps case names to verdicts; "*pass" stands for every case
+		// that expects pass, "*" for every case.
+		want map[string]Verdict
+	}{
+		{
+			name: "does nothing",
+			why:  "prints {\"ok\":true} and writes nothing: no case may pass",
+			impl: Func(func(ctx context.Context, inv Invocation) Outcome {
+				return Outcome{Stdout: []byte(`{"ok":true}` + "\n")}
+			}),
+			want: map[string]Verdict{"*": Fail},
+		},
+		{
+			name: "leaves a temp file",
+			why:  "a correct apply that leaves its temp file behind",
+			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+				if isApply(inv) && o.Exit == 0 {
+					os.WriteFile(filepath.Join(cwdOf(inv.Args), ".blockpatch-tmp-1"), []byte("x"), 0o644)
+				}
+				return o
+			}),
+			want: map[string]Verdict{"plain/relocate": Stray, "write/create-file-mode": Stray, "match/overlapping-source-ambiguous": Pass},
+		},
+		{
+			name: "writes outside the work tree",
+			why:  "touches the sentinel in the sibling folder",
+			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+				if isApply(inv) {
+					os.WriteFile(filepath.Join(cwdOf(inv.Args), "..", "outside", "sentinel.txt"), []byte("mine\n"), 0o644)
+				}
+				return o
+			}),
+			want: map[string]Verdict{"plain/relocate": Escape, "match/overlapping-source-ambiguous": Escape, "planner/relocate-after-target-before": Escape},
+		},
+		{
+			name: "writes into the parent",
+			why:  "creates a file next to the work tree, as an implementation ignoring --cwd would",
+			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+				if isApply(inv) {
+					os.WriteFile(filepath.Join(inv.Dir, "file.txt"), []byte("oops\n"), 0o644)
+				}
+				return o
+			}),
+			want: map[string]Verdict{"plain/relocate": Escape},
+		},
+		{
+			name: "wrong error code",
+			why:  "reports source_not_found for every error",
+			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+				if o.Exit == 1 && inv.Args[0] != "version" {
+					return jsonError("source_not_found")
+				}
+				return o
+			}),
+			want: map[string]Verdict{"match/overlapping-source-ambiguous": Fail, "paths/symlink-component": Fail, "plain/relocate": Pass},
+		},
+		{
+			name: "crashes on errors",
+			why:  "exits 2 where it should reject: a crash is never the expected rejection",
+			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+				if o.Exit == 1 && inv.Args[0] != "version" && inv.Args[0] != "plan" && inv.Args[0] != "move" {
+					o.Exit = 2
+				}
+				return o
+			}),
+			want: map[string]Verdict{"match/overlapping-source-ambiguous": Crash, "plain/relocate": Pass},
+		},
+		{
+			name: "panics",
+			why:  "an in-process panic is a crash",
+			impl: broken(func(inv Invocation) (Outcome, bool) {
+				if isApply(inv) {
+					return Outcome{Exit: -1, Signal: "panic: boom"}, true
+				}
+				return Outcome{}, false
+			}, nil),
+			want: map[string]Verdict{"plain/relocate": Crash},
+		},
+		{
+			name: "killed by a signal",
+			why:  "a signal is its own verdict",
+			impl: broken(func(inv Invocation) (Outcome, bool) {
+				if isApply(inv) {
+					return Outcome{Exit: -1, Signal: "segmentation fault"}, true
+				}
+				return Outcome{}, false
+			}, nil),
+			want: map[string]Verdict{"plain/relocate": Signal, "match/overlapping-source-ambiguous": Signal},
+		},
+		{
+			name: "hangs",
+			why:  "a timed-out invocation",
+			impl: broken(func(inv Invocation) (Outcome, bool) {
+				if isApply(inv) {
+					return Outcome{Exit: -1, TimedOut: true}, true
+				}
+				return Outcome{}, false
+			}, nil),
+			want: map[string]Verdict{"plain/relocate": Timeout},
+		},
+		{
+			name: "forgets the retry",
+			why:  "applies again instead of reporting already_applied",
+			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+				return Outcome{Exit: o.Exit, Stdout: bytes.ReplaceAll(o.Stdout, []byte(`"already_applied"`), []byte(`"applied"`)), Stderr: o.Stderr}
+			}),
+			want: map[string]Verdict{"plain/relocate": Fail},
+		},
+		{
+			name: "chmods created files",
+			why:  "creates files with mode 0600",
+			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+				if isApply(inv) && o.Exit == 0 {
+					filepath.WalkDir(cwdOf(inv.Args), func(p string, d os.DirEntry, err error) error {
+						if err == nil && d.Type().IsRegular() {
+							if info, _ := d.Info(); info.Mode().Perm() == 0o644 {
+								os.Chmod(p, 0o600)
+							}
+						}
+						return nil
+					})
+				}
+				return o
+			}),
+			want: map[string]Verdict{"write/create-file-mode": Fail, "plain/relocate": Fail, "write/replaced-file-keeps-mode": Pass},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rep := run(t, newRunner(t, tt.impl))
+			got := verdicts(rep)
+			for _, res := range rep.Results {
+				want, ok := tt.want[res.Name]
+				if !ok && res.Expect == cases.Pass {
+					want, ok = tt.want["*pass"]
+				}
+				if !ok {
+					want, ok = tt.want["*"]
+				}
+				if ok && res.Verdict != want {
+					var b strings.Builder
+					writeFailure(&b, res, "")
+					t.Errorf("%s (%s): %s is %s, want %s\n%s", tt.name, tt.why, res.Name, res.Verdict, want, b.String())
+				}
+			}
+			for name := range tt.want {
+				if _, ok := got[name]; !ok && !strings.HasPrefix(name, "*") {
+					t.Errorf("no result for %s", name)
+				}
+			}
+			if rep.OK() {
+				t.Errorf("%s: the run passed", tt.name)
+			}
+		})
+	}
+}
+
+func TestErrorJSONOnStdoutIsAccepted(t *testing.T) {
+	t.Parallel()
+	impl := broken(nil, func(inv Invocation, o Outcome) Outcome {
+		if o.Exit == 1 && inv.Args[0] != "version" {
+			o.Stdout, o.Stderr = o.Stderr, nil
+		}
+		return o
+	})
+	r := newRunner(t, impl)
+	r.RunRegexp = regexp.MustCompile(`^(match|paths|planner)/`)
+	rep := run(t, r)
+	requireAllPass(t, rep)
+	warned := false
+	for _, res := range rep.Results {
+		for _, w := range res.Warnings {
+			warned = warned || strings.Contains(w, "OUT-002")
+		}
+	}
+	if !warned {
+		t.Error("no warning about error JSON on stdout")
+	}
+}
+
+func TestNotOneJSONDocument(t *testing.T) {
+	t.Parallel()
+	for name, out := range map[string]string{
+		"two documents": `{"ok":true}{"ok":true}`,
+		"text":          "done\n",
+		"a list":        `[{"ok":true}]`,
+	} {
+		impl := broken(nil, func(inv Invocation, o Outcome) Outcome {
+			if inv.Args[0] == "check" {
+				o.Stdout = []byte(out)
+			}
+			return o
+		})
+		r := newRunner(t, impl)
+		r.RunRegexp = regexp.MustCompile(`^plain/relocate$`)
+		res := run(t, r).Results[0]
+		if res.Verdict != Fail || !strings.Contains(res.Reason, "one JSON object") {
+			t.Errorf("%s: %s %q, want a failure about one JSON object", name, res.Verdict, res.Reason)
+		}
+	}
+}
+
+// coreOnly is the reference with no version command, no planner and no
+// command-line forms beyond core.
+var coreOnly = broken(func(inv Invocation) (Outcome, bool) {
+	switch inv.Args[0] {
+	case "version", "plan", "move":
+		return jsonError("unknown_command"), true
+	}
+	for _, a := range inv.Args {
+		if a == "-d" || a == "-i" {
+			return jsonError("unknown_option"), true
+		}
+	}
+	return Outcome{}, false
+}, nil)
+
+func TestLevels(t *testing.T) {
+	t.Parallel()
+	rep := run(t, newRunner(t, coreOnly))
+	if !rep.OK() {
+		t.Fatalf("a core-only implementation fails: %d failed", rep.Certificate.Failed)
+	}
+	for _, res := range rep.Results {
+		want := Pass
+		if res.Level != cases.Core {
+			want = Unsupported
+		}
+		if res.Verdict != want {
+			t.Errorf("%s (level %s): %s, want %s", res.Name, res.Level, res.Verdict, want)
+		}
+	}
+	got := map[cases.Level]string{}
+	for _, l := range rep.Certificate.Levels {
+		got[l.Level] = l.Verdict
+	}
+	want := map[cases.Level]string{cases.Core: "passed", cases.Planner: "unsupported", cases.CLI: "unsupported"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("levels (-want +got):\n%s", d)
+	}
+	if rep.Certificate.Version != "" {
+		t.Errorf("version %q, want none", rep.Certificate.Version)
+	}
+
+	r := newRunner(t, coreOnly)
+	r.Require = []cases.Level{cases.Planner}
+	rep = run(t, r)
+	if rep.OK() {
+		t.Error("--require planner passes an implementation without plan")
+	}
+	for _, res := range rep.Results {
+		if res.Level == cases.Planner && !res.Verdict.Failed() {
+			t.Errorf("%s: %s, want a failure when planner is required", res.Name, res.Verdict)
+		}
+	}
+}
+
+func TestProbe(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f, err := Probe(ctx, Reference(), t.TempDir(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(cases.Levels, f.Claimed); d != "" {
+		t.Errorf("reference levels (-want +got):\n%s", d)
+	}
+	if !strings.Contains(f.Version, cli.Version) {
+		t.Errorf("version %q", f.Version)
+	}
+	f, err = Probe(ctx, coreOnly, t.TempDir(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]cases.Level{cases.Core}, f.Claimed); d != "" {
+		t.Errorf("core-only levels (-want +got):\n%s\n%v", d, f.How)
+	}
+	nothing := Func(func(ctx context.Context, inv Invocation) Outcome { return Outcome{Stdout: []byte(`{"ok":true}`)} })
+	if f, _ = Probe(ctx, nothing, t.TempDir(), time.Second); !f.Supports(cases.CLI) {
+		t.Errorf("an implementation that rejects nothing claims %v, want every level", f.Claimed)
+	}
+}
+
+func TestSkipList(t *testing.T) {
+	t.Parallel()
+	nothing := Func(func(ctx context.Context, inv Invocation) Outcome { return Outcome{Stdout: []byte(`{"ok":true}`)} })
+	list, err := ParseSkipList([]byte("# expected failures\nplain/relocate  does nothing\n\nwrite/*\tdoes nothing either\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(t, nothing)
+	r.SkipList = list
+	rep := run(t, r)
+	got := verdicts(rep)
+	for _, name := range []string{"plain/relocate", "write/create-file-mode", "write/replaced-file-keeps-mode"} {
+		if got[name] != Skip {
+			t.Errorf("%s: %s, want skip", name, got[name])
+		}
+	}
+	if len(rep.Certificate.Partial) == 0 {
+		t.Error("a run with expected failures is not labelled partial")
+	}
+
+	r = newRunner(t, Reference())
+	r.SkipList = list
+	rep = run(t, r)
+	if got := verdicts(rep)["plain/relocate"]; got != UnexpectedPass {
+		t.Errorf("a listed case that passes: %s, want unexpected-pass", got)
+	}
+	if rep.OK() {
+		t.Error("an unexpected pass does not fail the run")
+	}
+
+	r = newRunner(t, Reference())
+	r.SkipList, _ = ParseSkipList([]byte("no/such-case reason\n"))
+	if _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "matches no case") {
+		t.Errorf("a stale entry: %v, want an error", err)
+	}
+	for _, bad := range []string{"name-without-reason\n", "[ bad pattern\n"} {
+		if _, err := ParseSkipList([]byte(bad)); err == nil {
+			t.Errorf("ParseSkipList(%q) accepted it", bad)
+		}
+	}
+}
+
+func TestSelection(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, Reference())
+	r.RunRegexp = regexp.MustCompile(`^nothing-matches$`)
+	if _, err := r.Run(context.Background()); !errors.Is(err, ErrNoCases) {
+		t.Errorf("zero selected: %v, want ErrNoCases", err)
+	}
+	r = newRunner(t, Reference())
+	r.RunRegexp = regexp.MustCompile(`^write/`)
+	r.SkipRegexp = regexp.MustCompile(`mode$`)
+	r.RunRegexp = regexp.MustCompile(`^(write|plain)/`)
+	rep := run(t, r)
+	if names := slices.Sorted(maps.Keys(verdicts(rep))); !slices.Equal(names, []string{"plain/relocate"}) {
+		t.Errorf("selected %q", names)
+	}
+	if len(rep.Certificate.Partial) == 0 {
+		t.Error("a narrowed run is not labelled partial")
+	}
+}
+
+func TestProfile(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, Reference())
+	r.Profile = "1.0"
+	rep := run(t, r)
+	for _, res := range rep.Results {
+		want := Pass
+		if res.Since == "1.1" {
+			want = OutOfProfile
+		}
+		if res.Verdict != want {
+			t.Errorf("%s (since %s): %s, want %s", res.Name, res.Since, res.Verdict, want)
+		}
+	}
+	r.Profile = "2.0"
+	if _, err := r.Run(context.Background()); err == nil {
+		t.Error("profile 2.0 accepted")
+	}
+}
+
+func TestSeedOrder(t *testing.T) {
+	t.Parallel()
+	order := func(seed uint64) []string {
+		var mu sync.Mutex
+		var seen []string
+		ref := Reference()
+		impl := Func(func(ctx context.Context, inv Invocation) Outcome {
+			box := filepath.Base(filepath.Dir(inv.Dir))
+			mu.Lock()
+			if isBoxName(box) && !slices.Contains(seen, box) {
+				seen = append(seen, box)
+			}
+			mu.Unlock()
+			return ref.Exec(ctx, inv)
+		})
+		r := newRunner(t, impl)
+		r.Parallel, r.Seed = 1, seed
+		run(t, r)
+		return seen
+	}
+	a, b, c := order(7), order(7), order(8)
+	if !slices.Equal(a, b) {
+		t.Errorf("seed 7 gave two orders:\n%q\n%q", a, b)
+	}
+	if slices.Equal(a, c) {
+		t.Errorf("seeds 7 and 8 gave the same order %q", a)
+	}
+}
+
+func TestDuplicateNames(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, Reference())
+	r.Sources = []Source{Dir(testCases), Dir(testCases)}
+	if _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "in both") {
+		t.Errorf("two sources with the same cases: %v", err)
+	}
+}
+
+func TestCorpusHash(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, Reference())
+	_, h1, err := r.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(testCases)); err != nil {
+		t.Fatal(err)
+	}
+	r.Sources = []Source{Dir(dir)}
+	if _, h2, _ := r.Load(); h2 != h1 {
+		t.Errorf("the same cases elsewhere hash differently: %s, %s", h1, h2)
+	}
+	name := filepath.Join(dir, "plain", "relocate", "case.json")
+	data, _ := os.ReadFile(name)
+	os.WriteFile(name, append(data, ' '), 0o644)
+	if _, h3, _ := r.Load(); h3 == h1 {
+		t.Error("a changed case file keeps the corpus hash")
+	}
+}
