@@ -456,6 +456,18 @@ func (cr *caseRun) planned() *stepError {
 	}); e != nil {
 		return e
 	}
+	// The planned patch is the retry artifact (PLAN-037): applied again it
+	// proves its final state, unless the move changed nothing at all.
+	retryStatus := "already_applied"
+	if rec.doc["status"] == "noop" {
+		retryStatus = "noop"
+	}
+	if _, e := cr.expectSuccess("retry planned patch", applyArgs, nil, successWant{
+		after: c.ExpectedFiles, absent: c.ExpectedAbsent, strip: effectiveStrip(c, c.Args),
+		result: map[string]any{"status": retryStatus},
+	}); e != nil {
+		return e
+	}
 	if err := cr.resetWork(); err != nil {
 		return &stepError{verdict: Error, problems: []string{"resetting the work tree: " + err.Error()}}
 	}
