@@ -6,9 +6,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/leanovate/gopter v0.2.11
 	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/sys v0.26.0
 )
 
-require (
-	golang.org/x/sys v0.26.0 // indirect
-	golang.org/x/tools v0.26.0 // indirect
-)
+require golang.org/x/tools v0.26.0 // indirect

@@ -106,6 +106,9 @@ type Case struct {
 	ExpectedFiles Tree
 	// ExpectedAbsent lists paths that must not exist afterwards.
 	ExpectedAbsent []string
+	// WriteOrder lists files that apply must replace by renaming a new file
+	// over them, in this order (a standard pass case only).
+	WriteOrder []string
 
 	// Args are extra arguments for every command of the protocol.
 	Args []string

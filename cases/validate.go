@@ -23,6 +23,7 @@ type rawCase struct {
 	Files          json.RawMessage `json:"files"`
 	ExpectedFiles  json.RawMessage `json:"expected_files"`
 	ExpectedAbsent *[]string       `json:"expected_absent"`
+	WriteOrder     *[]string       `json:"write_order"`
 
 	// Extensions.
 	Description   *string         `json:"description"`
@@ -44,13 +45,13 @@ type rawCase struct {
 func (r *rawCase) hasExtension() bool {
 	return r.Description != nil || r.Requirements != nil || r.Since != nil || r.Level != nil ||
 		r.Args != nil || r.Strip != nil || r.Error != nil || r.Result != nil || r.Retry != nil ||
-		r.Reverse != nil || r.Request != nil || r.ExpectedPatch != nil || r.Steps != nil
+		r.Reverse != nil || r.Request != nil || r.ExpectedPatch != nil || r.Steps != nil || r.WriteOrder != nil
 }
 
 // protocolFields lists the fields each protocol takes besides files and the
 // metadata (description, requirements, since, level).
 var protocolFields = map[Protocol][]string{
-	Standard: {"expect", "error_code", "error", "result", "patch", "expected_files", "expected_absent", "args", "strip", "retry", "reverse"},
+	Standard: {"expect", "error_code", "error", "result", "patch", "expected_files", "expected_absent", "write_order", "args", "strip", "retry", "reverse"},
 	Planned:  {"expect", "error_code", "error", "result", "request", "expected_patch", "expected_files", "expected_absent", "args"},
 	Steps:    {"steps", "patch"},
 }
@@ -66,7 +67,7 @@ func (c *checker) build(r *rawCase) *Case {
 		"result": r.Result != nil, "patch": r.Patch != nil, "expected_files": r.ExpectedFiles != nil,
 		"expected_absent": r.ExpectedAbsent != nil, "args": r.Args != nil, "strip": r.Strip != nil,
 		"retry": r.Retry != nil, "reverse": r.Reverse != nil, "request": r.Request != nil,
-		"expected_patch": r.ExpectedPatch != nil, "steps": r.Steps != nil,
+		"expected_patch": r.ExpectedPatch != nil, "steps": r.Steps != nil, "write_order": r.WriteOrder != nil,
 	}
 	switch {
 	case r.Steps != nil && r.Request != nil:
@@ -232,6 +233,9 @@ func (c *checker) expectation(r *rawCase, k *Case, plain *bool) {
 	if k.Protocol == Standard && k.Expect == Pass {
 		c.retryAndReverse(r, k, plain)
 	}
+	if r.WriteOrder != nil {
+		c.writeOrder(*r.WriteOrder, k)
+	}
 }
 
 // outcome reads an expectation: expect with error_code and error, or result.
@@ -380,4 +384,28 @@ func isPFlag(a string) bool {
 	}
 	_, err := strconv.Atoi(n)
 	return err == nil
+}
+
+// writeOrder checks write_order: files of the pass case's starting and
+// expected trees, each named once.
+func (c *checker) writeOrder(order []string, k *Case) {
+	if k.Expect != Pass {
+		c.errorf("write_order", "only for pass cases: it describes how apply writes")
+		return
+	}
+	if len(order) < 2 {
+		c.errorf("write_order", "name at least two files: it is an order")
+	}
+	seen := map[string]bool{}
+	for i, p := range order {
+		f := fieldIndex("write_order", i)
+		switch {
+		case seen[p]:
+			c.errorf(f, "%q is listed twice", p)
+		case k.Files[p].Kind() != "file" || !hasPath(k.Files, p) || k.ExpectedFiles[p].Kind() != "file" || !hasPath(k.ExpectedFiles, p):
+			c.errorf(f, "%q must be a file in both files and expected_files: write_order lists replaced files", p)
+		}
+		seen[p] = true
+	}
+	k.WriteOrder = order
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
@@ -246,7 +247,12 @@ func finish(rec *record, problems []string, tree treeCheck, otherProblems bool) 
 // expectSuccess runs a command that must succeed and checks its JSON and
 // the tree it leaves.
 func (cr *caseRun) expectSuccess(step string, args []string, stdin []byte, w successWant) (*record, *stepError) {
+	watch, werr := cr.watch(w.writeOrder)
 	rec, e := cr.invoke(step, args, stdin, cr.dir)
+	var renamed []string
+	if watch != nil {
+		renamed, werr = watch.stop()
+	}
 	if e != nil {
 		return rec, e
 	}
@@ -266,6 +272,13 @@ func (cr *caseRun) expectSuccess(step string, args []string, stdin []byte, w suc
 		if len(bytes.TrimSpace(o.Stderr)) > 0 {
 			cr.warn("%s: stderr is not empty on success (OUT-001)", step)
 		}
+	}
+	switch {
+	case len(w.writeOrder) == 0:
+	case werr != nil:
+		cr.warn("%s: write_order not checked: %v", step, werr)
+	default:
+		problems = append(problems, cr.checkWriteOrder(w.writeOrder, renamed)...)
 	}
 	var tc treeCheck
 	if w.dry {
@@ -414,6 +427,7 @@ func (cr *caseRun) standard() *stepError {
 	}
 	if _, e := cr.expectSuccess("apply", cr.patchArgs("apply", c.Args), nil, successWant{
 		after: c.ExpectedFiles, absent: c.ExpectedAbsent, result: c.Result, strip: strip,
+		writeOrder: c.WriteOrder,
 	}); e != nil {
 		return e
 	}
@@ -589,4 +603,39 @@ func differences(before, after cases.Tree) []string {
 // output contract prints it.
 func oneLine(b []byte) bool {
 	return len(b) > 0 && bytes.IndexByte(b, '\n') == len(b)-1
+}
+
+// watch starts recording renames in the folders of the given work-tree
+// files; nil when there is nothing to watch.
+func (cr *caseRun) watch(files []string) (*renameWatch, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	var dirs []string
+	for _, f := range files {
+		d := filepath.Dir(filepath.Join(cr.work, filepath.FromSlash(f)))
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return watchRenames(dirs)
+}
+
+// checkWriteOrder compares the renames seen during a command with the
+// files it must replace by rename, in order (WRITE-003, WRITE-005).
+func (cr *caseRun) checkWriteOrder(order, renamed []string) []string {
+	var problems []string
+	last, lastFile := -1, ""
+	for _, f := range order {
+		at := slices.Index(renamed, filepath.Join(cr.work, filepath.FromSlash(f)))
+		switch {
+		case at < 0:
+			problems = append(problems, fmt.Sprintf("%s was not replaced by renaming a new file over it (WRITE-003); renames seen: %q", f, renamed))
+		case at < last:
+			problems = append(problems, fmt.Sprintf("%s was renamed into place before %s; the destination must be renamed before the source (WRITE-005)", f, lastFile))
+		default:
+			last, lastFile = at, f
+		}
+	}
+	return problems
 }

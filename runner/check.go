@@ -181,6 +181,8 @@ type successWant struct {
 	// nil, is the exact patch.
 	plan      bool
 	wantPatch []byte
+	// writeOrder lists files the command must replace by rename, in order.
+	writeOrder []string
 }
 
 // successMembers are the members every success object holds (OUT-003).

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package runner
+
+import "errors"
+
+type renameWatch struct{}
+
+func watchRenames([]string) (*renameWatch, error) {
+	return nil, errors.New("watching renames needs inotify (Linux)")
+}
+
+func (*renameWatch) stop() ([]string, error) { return nil, nil }
