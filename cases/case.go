@@ -3,6 +3,7 @@ package cases
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -215,6 +216,9 @@ type Step struct {
 	Stdout []byte
 	// StderrContains must occur in standard error when not empty.
 	StderrContains string
+	// StdoutMatches, when set, must match somewhere in standard output: for
+	// output whose exact text an implementation chooses, such as help.
+	StdoutMatches *regexp.Regexp
 	// Files is the whole tree after the command; nil when Unchanged is set.
 	Files Tree
 	// Unchanged means the tree after the command equals the tree before.

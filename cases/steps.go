@@ -18,6 +18,7 @@ type rawStep struct {
 	JSON           json.RawMessage `json:"json"`
 	Stdout         json.RawMessage `json:"stdout"`
 	StderrContains *string         `json:"stderr_contains"`
+	StdoutMatches  *string         `json:"stdout_matches"`
 	Files          json.RawMessage `json:"files"`
 	Unchanged      *bool           `json:"unchanged"`
 }
@@ -110,6 +111,17 @@ func (c *checker) step(f string, rs *rawStep, hasPatch bool, plain *bool) *Step 
 			c.errorf(fieldName(f, "stderr_contains"), "json already describes stderr, where a failing command prints its JSON")
 		}
 		s.StderrContains = *rs.StderrContains
+	}
+	if rs.StdoutMatches != nil {
+		re, err := regexp.Compile(*rs.StdoutMatches)
+		switch {
+		case err != nil:
+			c.add(fieldName(f, "stdout_matches"), err)
+		case rs.Stdout != nil:
+			c.errorf(fieldName(f, "stdout_matches"), "stdout already gives the exact output")
+		default:
+			s.StdoutMatches = re
+		}
 	}
 	switch {
 	case rs.Files != nil && rs.Unchanged != nil:

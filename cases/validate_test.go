@@ -107,6 +107,8 @@ func TestParseErrors(t *testing.T) {
 		{name: "hardlink in expected tree", reason: "an expectation lists files, not how they are linked", data: with(passCase[:len(passCase)-len(`, "expected_files": {}`)], `"files": {"a": "x"}, "expected_files": {"a": "x", "b": {"hardlink": "a"}}`), field: `expected_files["b"]`, msg: "starting tree"},
 		{name: "hardlink to nothing", reason: "a hard link names a file of the same tree", data: with(passCase, `"files": {"b": {"hardlink": "a"}}`), field: `files["b"]`, msg: "not a file of this tree"},
 		{name: "hardlink to folder", reason: "folders cannot be hard linked", data: with(passCase, `"files": {"a": {"dir": true}, "b": {"hardlink": "a"}}`), field: `files["b"]`, msg: "not a file of this tree"},
+		{name: "bad stdout_matches", reason: "the pattern must compile", data: step(`"args": ["help"], "exit": 0, "stdout_matches": "(", "unchanged": true`), field: `steps[0].stdout_matches`, msg: "missing closing )"},
+		{name: "stdout_matches with stdout", reason: "exact stdout already says it all", data: step(`"args": ["help"], "exit": 0, "stdout": "x", "stdout_matches": "x", "unchanged": true`), field: `steps[0].stdout_matches`, msg: "exact output"},
 		{name: "empty symlink", reason: "a symlink points somewhere", data: with(passCase, `"files": {"a": {"symlink": ""}}`), field: `files["a"].symlink`, msg: "empty target"},
 		{name: "entry of wrong type", reason: "string or object", data: with(passCase, `"files": {"a": 1}`), field: `files["a"]`, msg: "want a string or an object"},
 		{name: "absolute path", reason: "trees stay inside the work folder", data: with(passCase, `"files": {"/a": "x"}`), field: `files["/a"]`, msg: "absolute"},

@@ -543,6 +543,9 @@ func (cr *caseRun) steps() *stepError {
 		if s.Stdout != nil && !bytes.Equal(o.Stdout, s.Stdout) {
 			problems = append(problems, "stdout differs (-want +got):\n"+linesDiff(s.Stdout, o.Stdout))
 		}
+		if s.StdoutMatches != nil && !s.StdoutMatches.Match(o.Stdout) {
+			problems = append(problems, fmt.Sprintf("stdout does not match %q", s.StdoutMatches))
+		}
 		if s.StderrContains != "" && !strings.Contains(string(o.Stderr), s.StderrContains) {
 			problems = append(problems, fmt.Sprintf("stderr does not contain %q", s.StderrContains))
 		}
