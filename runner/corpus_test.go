@@ -1,0 +1,59 @@
+package runner
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+)
+
+// TestReferencePassesCorpus certifies the reference over the whole
+// embedded corpus, in process: every case, expectations written from the
+// spec, must pass.
+func TestReferencePassesCorpus(t *testing.T) {
+	t.Parallel()
+	r := New(Reference())
+	r.Seed = 1
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireAllPass(t, rep)
+	if n := len(rep.Results); n < 300 {
+		t.Errorf("%d corpus cases ran; the corpus holds at least 300", n)
+	}
+}
+
+// TestReferenceProcessPassesStepCases runs the corpus's command-line
+// cases through the reference as a separate process, the way an external
+// implementation runs.
+func TestReferenceProcessPassesStepCases(t *testing.T) {
+	t.Parallel()
+	all, err := cases.LoadCorpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range all {
+		if c.Protocol == cases.Steps {
+			names = append(names, regexp.QuoteMeta(c.Name))
+		}
+	}
+	impl, err := ReferenceExec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(impl)
+	r.Seed = 1
+	r.RunRegexp = regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireAllPass(t, rep)
+	if len(rep.Results) != len(names) || len(names) == 0 {
+		t.Errorf("%d step cases ran, want %d", len(rep.Results), len(names))
+	}
+}
