@@ -13,10 +13,11 @@ import (
 // explicit. Sections are separated by one blank line. A body line whose
 // bytes lack a closing "\n" is followed by the no-newline marker.
 //
-// Format trusts p: the hunk counts are written as stored, so a Patch from
-// Parse or from Move.Patch formats into a document that parses back to an
-// equal Patch, and a canonical document survives Parse then Format byte for
-// byte.
+// Hunk counts are written from the bytes rendered, so the document always
+// parses: a Patch from Parse or from Move.Patch formats into a document
+// that parses back to an equal Patch (up to the counts of a patch that put
+// a no-newline marker inside a run of lines, which joins two lines), and a
+// canonical document survives Parse then Format byte for byte.
 func Format(p *Patch) []byte {
 	var b bytes.Buffer
 	for i, s := range p.Sections {
@@ -43,8 +44,18 @@ func Format(p *Patch) []byte {
 }
 
 func formatHunk(b *bytes.Buffer, id string, h *Hunk) {
-	b.WriteString("@@ -" + strconv.Itoa(h.OldStart) + "," + strconv.Itoa(h.OldCount) +
-		" +" + strconv.Itoa(h.NewStart) + "," + strconv.Itoa(h.NewCount) +
+	// The counts come from the bytes, not from h: Parse accepts a marker
+	// inside a part or a context line with no bytes, and the rendered
+	// document must still parse.
+	context := bodyLines(h.Before) + bodyLines(h.After)
+	old, new := context, context
+	if h.Role == RoleSource {
+		old += bodyLines(h.Payload)
+	} else {
+		new += bodyLines(h.Payload)
+	}
+	b.WriteString("@@ -" + strconv.Itoa(h.OldStart) + "," + strconv.Itoa(old) +
+		" +" + strconv.Itoa(h.NewStart) + "," + strconv.Itoa(new) +
 		" @@ blockpatch-" + string(h.Role) + " id=" + id)
 	if h.Label != "" {
 		b.WriteString(" " + h.Label)

@@ -154,3 +154,19 @@ func TestNewHunkRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatMarkerInsidePayload renders a patch whose no-newline marker
+// joined two payload lines: the counts follow the lines rendered, so the
+// result parses to the same bytes.
+func TestFormatMarkerInsidePayload(t *testing.T) {
+	t.Parallel()
+	in := section("a/a.txt", DevNull, sha("aa\n"), "") +
+		"@@ -1,2 +0,0 @@ blockpatch-source id=move-1\n-a\n" + NoNewlineMarker + "\n-a\n"
+	p, err := Parse([]byte(in))
+	wantCode(t, err, "")
+	q, err := Parse(Format(p))
+	wantCode(t, err, "")
+	if got := q.SourceHunk(); string(got.Payload) != "aa\n" || got.OldCount != 1 {
+		t.Errorf("re-parsed payload %q with old count %d; want \"aa\\n\" in 1 line", got.Payload, got.OldCount)
+	}
+}

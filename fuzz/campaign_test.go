@@ -1,0 +1,229 @@
+package fuzz
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+)
+
+// mutantEnv makes the test binary act as the reference CLI with one
+// internal/fault mistake switched on: a realistic broken implementation,
+// run as a separate process like any external one.
+const mutantEnv = "BLOCKPATCH_FUZZ_TEST_MUTANT"
+
+func TestMain(m *testing.M) {
+	if name := os.Getenv(mutantEnv); name != "" {
+		if name != "none" {
+			fault.Activate(fault.Name(name))
+		}
+		os.Exit(cli.Main(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// mutant is the test binary as an implementation with fault name.
+func mutant(t *testing.T, name fault.Name) *runner.Command {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := runner.NewCommand([]string{exe}, mutantEnv+"="+string(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+var (
+	buildOnce sync.Once
+	built     string
+	buildErr  error
+)
+
+// referenceBinary builds cmd/blockpatch once per test run.
+func referenceBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "blockpatch-fuzz-test-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "blockpatch")
+		out, err := exec.Command("go", "build", "-o", built, "github.com/blockpatch-conformance/blockpatch-conformance/cmd/blockpatch").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building the reference CLI: %v", buildErr)
+	}
+	return built
+}
+
+func testConfig(impl Impl, iterations int64) Config {
+	cfg := NewConfig(impl)
+	cfg.Seed, cfg.Iterations = 20251202, iterations
+	cfg.Workers = runtime.GOMAXPROCS(0)
+	cfg.ShrinkBudget, cfg.MaxCasesPerKind = 120, 1
+	return cfg
+}
+
+// TestCampaignReferenceAgainstItself: the built reference CLI, run as an
+// external command, never disagrees with the reference run in process.
+func TestCampaignReferenceAgainstItself(t *testing.T) {
+	t.Parallel()
+	impl, err := runner.NewCommand([]string{referenceBinary(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(150)
+	if testing.Short() {
+		n = 50
+	}
+	cfg := testConfig(FromRunner(impl), n)
+	cfg.Out = t.TempDir()
+	r, err := Campaign(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	r.Summary(&sb)
+	t.Log(sb.String())
+	if r.Iterations != n || r.Disagreements != 0 {
+		t.Fatalf("%d iterations, %d disagreements; want %d and 0", r.Iterations, r.Disagreements, n)
+	}
+}
+
+// TestCampaignFindsPlantedBugs: against broken implementations (mutants
+// of the reference, and a wrapper script that rewrites one error code) a
+// short campaign finds the planted bug and writes case files that load,
+// pass the reference and fail the broken implementation under the runner.
+func TestCampaignFindsPlantedBugs(t *testing.T) {
+	t.Parallel()
+	script := filepath.Join(t.TempDir(), "broken.sh")
+	wrapper := "#!/bin/sh\n# The reference, reporting target_ambiguous as target_not_found.\n" +
+		"err=$(mktemp)\n'" + referenceBinary(t) + "' \"$@\" 2>\"$err\"; rc=$?\n" +
+		"sed 's/\"target_ambiguous\"/\"target_not_found\"/' \"$err\" >&2; rm -f \"$err\"; exit $rc\n"
+	if err := os.WriteFile(script, []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrapped, err := runner.NewCommand([]string{script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		impl *runner.Command
+		// want is a part of the expected difference kind.
+		want string
+	}{
+		{"wrapper rewriting target_ambiguous", wrapped, "code target_ambiguous -> target_not_found"},
+		{"mutant " + string(fault.FirstMatch), mutant(t, fault.FirstMatch), ""},
+		{"mutant " + string(fault.AppliedNotAlready), mutant(t, fault.AppliedNotAlready), "retry: result.status"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := testConfig(FromRunner(tc.impl), 100)
+			cfg.ShrinkBudget = 30
+			cfg.Out = t.TempDir()
+			r, err := Campaign(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sb strings.Builder
+			r.Summary(&sb)
+			t.Log(sb.String())
+			if r.Disagreements == 0 {
+				t.Fatal("the campaign found no disagreement")
+			}
+			if tc.want != "" && !slices.ContainsFunc(r.Kinds, func(k *Kind) bool { return strings.Contains(k.Key, tc.want) }) {
+				t.Errorf("no disagreement of kind %q", tc.want)
+			}
+			loaded, err := cases.LoadDir(cfg.Out)
+			if err != nil {
+				t.Fatalf("the written cases do not load: %v", err)
+			}
+			if len(loaded) != len(r.Kinds) {
+				t.Errorf("%d cases written for %d kinds", len(loaded), len(r.Kinds))
+			}
+			certify(t, cfg.Out, runner.Reference(), true)
+			certify(t, cfg.Out, tc.impl, false)
+		})
+	}
+}
+
+// certify runs the cases under dir on impl with the runner and checks
+// that every case passes (pass) or fails (!pass).
+func certify(t *testing.T, dir string, impl runner.Implementation, pass bool) {
+	t.Helper()
+	r := runner.New(impl)
+	r.Sources = []runner.Source{runner.Dir(dir)}
+	r.Parallel = 2
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatalf("runner: %v", err)
+	}
+	for _, res := range rep.Results {
+		if res.Verdict.Failed() == pass {
+			t.Errorf("case %s: verdict %s on %s, want it to %s", res.Name, res.Verdict, impl.Describe().Name,
+				map[bool]string{true: "pass", false: "fail"}[pass])
+		}
+	}
+}
+
+// TestShardsPartitionTheIterations: the shards of a campaign run disjoint
+// sets of iterations that together cover the whole space, and a replay
+// runs exactly the iterations asked for.
+func TestShardsPartitionTheIterations(t *testing.T) {
+	t.Parallel()
+	const n, shards = 40, 3
+	seen := map[int64]int{}
+	for i := range shards {
+		cfg := testConfig(Reference(), n)
+		cfg.Shard, cfg.Shards = i, shards
+		r, err := Campaign(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Disagreements != 0 {
+			t.Errorf("shard %d: the reference disagrees with itself", i)
+		}
+		for _, k := range r.Ran {
+			if k%shards != int64(i) {
+				t.Errorf("shard %d ran iteration %d", i, k)
+			}
+			seen[k]++
+		}
+	}
+	for k := range int64(n) {
+		if seen[k] != 1 {
+			t.Errorf("iteration %d ran %d times across the shards, want once", k, seen[k])
+		}
+	}
+	if len(seen) != n {
+		t.Errorf("the shards ran %d distinct iterations, want %d", len(seen), n)
+	}
+	cfg := testConfig(Reference(), 0)
+	cfg.Replay = []int64{7, 3}
+	r, err := Campaign(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Ran, []int64{3, 7}) {
+		t.Errorf("replay ran %v, want [3 7]", r.Ran)
+	}
+}

@@ -1,0 +1,99 @@
+package fuzz
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+)
+
+// TestCaseFiles writes the case of generated scenarios of every kind
+// (standard pass and fail, planner pass and fail, and the step cases for
+// outcomes no protocol fits, such as a request with "dry_run": true), and
+// checks that each loads and passes the reference under the runner.
+func TestCaseFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sb, err := newSandbox(filepath.Join(t.TempDir(), "ref"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for i := uint64(0); i < 400 && len(kinds) < 5; i++ {
+		sc := gen.Build(gen.Random(gen.NewRand(9, i), gen.Options{MutationRate: 0.2}))
+		ref, err := run(context.Background(), Reference(), sb, sc, plan(sc, true), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fullProtocol(sc, ref) {
+			steps := plan(sc, false)
+			var kept []Step
+			for _, s := range ref {
+				if find(steps, s.Name) != nil {
+					kept = append(kept, s)
+				}
+			}
+			ref = kept
+		}
+		data, err := caseFile(sc, ref, "generated", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind := "standard"
+		switch {
+		case bytes.Contains(data, []byte(`"steps"`)):
+			kind = "steps"
+		case bytes.Contains(data, []byte(`"request"`)):
+			kind = "planner"
+		}
+		if bytes.Contains(data, []byte(`"expect": "fail"`)) {
+			kind += " fail"
+		}
+		if kinds[kind] >= 2 {
+			continue
+		}
+		kinds[kind]++
+		if err := loadable("c", data, false); err != nil {
+			t.Fatalf("%v\n%s", err, data)
+		}
+		name := filepath.Join(dir, kind[:4]+string(rune('a'+kinds[kind]))+"-"+string(rune('a'+i%26)))
+		if err := os.MkdirAll(name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(name, "case.json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("case kinds written: %v", kinds)
+	for _, k := range []string{"standard", "standard fail", "planner", "planner fail", "steps"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s case was written", k)
+		}
+	}
+	certify(t, dir, runner.Reference(), true)
+}
+
+func TestSubset(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		want, got any
+		path      string
+	}{
+		{map[string]any{"a": 1.0}, map[string]any{"a": 1.0, "b": 2.0}, ""},
+		{map[string]any{"a": nil}, map[string]any{}, ""},
+		{map[string]any{"a": nil}, map[string]any{"a": 1.0}, "a"},
+		{map[string]any{"a": []any{map[string]any{"s": 1.0}}}, map[string]any{"a": []any{map[string]any{"s": 2.0}}}, "a.s"},
+		{map[string]any{"a": []any{1.0}}, map[string]any{"a": []any{1.0, 2.0}}, "a"},
+		{map[string]any{"e": map[string]any{"x": "y"}}, map[string]any{}, "e"},
+	} {
+		path, _, _, ok := subset(tc.want, tc.got, "")
+		if ok != (tc.path == "") || path != tc.path {
+			t.Errorf("subset(%v, %v) = %q, %v; want %q", tc.want, tc.got, path, ok, tc.path)
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package fuzz
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/fstree"
+)
+
+// Difference is one way an implementation's step differs from the
+// reference's.
+type Difference struct {
+	// Step is the protocol step: check, apply, retry, reverse, plan,
+	// apply planned patch, move.
+	Step string
+	// Kind classifies the difference for grouping and for shrinking:
+	// "exit 0 -> exit 1 source_not_found", "code source_ambiguous ->
+	// source_not_found", "error.ranges", "result.status", "tree",
+	// "output: stderr is not empty".
+	Kind string
+	// Detail shows both sides.
+	Detail string
+}
+
+// Key is the difference's group: step and kind.
+func (d Difference) Key() string { return d.Step + ": " + d.Kind }
+
+func (d Difference) String() string { return d.Key() + " (" + d.Detail + ")" }
+
+// compare lists the differences of got from want, step by step. Members
+// the reference does not print are not compared (the subset rule of case
+// files), nor are message, the text of a planned patch, or a step's output
+// after a step whose outcome already differs.
+func compare(want, got []Step) []Difference {
+	var out []Difference
+	for i := range want {
+		w, g := &want[i], &got[i]
+		add := func(kind, format string, args ...any) {
+			out = append(out, Difference{Step: w.Name, Kind: kind, Detail: fmt.Sprintf(format, args...)})
+		}
+		switch {
+		case w.Skipped || g.Skipped:
+			if w.Skipped != g.Skipped {
+				add("not run", "reference %s, implementation %s", w.Summary(), g.Summary())
+			}
+			continue
+		case g.Exit != 0 && g.Exit != 1:
+			add("crash", "exit %d: %.200q", g.Exit, g.Stderr)
+			return out
+		case w.Exit != g.Exit:
+			add(w.Summary()+" -> "+g.Summary(), "stderr %.200q", g.Stderr)
+			return out
+		case g.Shape != "" && w.Shape == "":
+			add("output: "+g.Shape, "stdout %.200q, stderr %.200q", g.Stdout, g.Stderr)
+			return out
+		case w.Exit == 1 && w.Code() != g.Code():
+			add("code "+w.Code()+" -> "+orNone(g.Code()), "message %.200q", message(g))
+			return out
+		}
+		if path, wv, gv, ok := subset(strip(w.Doc), g.Doc, ""); !ok {
+			kind := "result." + path
+			if w.Exit == 1 {
+				kind = path
+			}
+			add(kind, "reference %s, implementation %s", wv, gv)
+		}
+		if d := fstree.Diff(w.After, g.After); d != "" {
+			add("tree", "%s", d)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(no code)"
+	}
+	return s
+}
+
+func message(s *Step) string {
+	if e, ok := s.Doc["error"].(map[string]any); ok {
+		m, _ := e["message"].(string)
+		return m
+	}
+	return string(s.Stderr)
+}
+
+// strip removes what is not compared from a reference document.
+func strip(doc map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range doc {
+		switch k {
+		case "patch":
+		case "error":
+			e := map[string]any{}
+			for k2, v2 := range v.(map[string]any) {
+				if k2 != "message" {
+					e[k2] = v2
+				}
+			}
+			out[k] = e
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// subset reports whether got holds want under the case files' subset rule
+// (cases.MatchSubset): every member of an object in want matches, lists
+// match item by item, null matches null or absence. It returns the path of
+// the first mismatch and both values.
+func subset(want, got any, path string) (string, string, string, bool) {
+	show := func(v any) string { return fmt.Sprintf("%v", v) }
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return orRoot(path), show(want), show(got), false
+		}
+		keys := make([]string, 0, len(w))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			gv, present := g[k]
+			if w[k] == nil {
+				if present && gv != nil {
+					return join(path, k), "null", show(gv), false
+				}
+				continue
+			}
+			if !present {
+				return join(path, k), show(w[k]), "absent", false
+			}
+			if p, a, b, ok := subset(w[k], gv, join(path, k)); !ok {
+				return p, a, b, false
+			}
+		}
+		return "", "", "", true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return orRoot(path), show(want), show(got), false
+		}
+		for i := range w {
+			if p, a, b, ok := subset(w[i], g[i], path); !ok {
+				return p, a, b, false
+			}
+		}
+		return "", "", "", true
+	}
+	if !reflect.DeepEqual(want, got) {
+		return orRoot(path), show(want), show(got), false
+	}
+	return "", "", "", true
+}
+
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+func orRoot(p string) string {
+	if p == "" {
+		return "document"
+	}
+	return strings.TrimPrefix(p, ".")
+}

@@ -1,0 +1,257 @@
+package fuzz
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/fstree"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
+)
+
+// The steps of the two protocols, named as the runner names them
+// (cases/README.md, "Protocols").
+const (
+	StepCheck   = "check"
+	StepApply   = "apply"
+	StepRetry   = "retry"
+	StepReverse = "reverse"
+	StepPlan    = "plan"
+	StepPlanned = "apply planned patch"
+	StepMove    = "move"
+)
+
+// plannedFile is where the planned patch is written in the inputs folder.
+const plannedFile = "planned.blockpatch"
+
+// Step is one command of a protocol and what it did.
+type Step struct {
+	Name string
+	// Args are the arguments with the placeholders of step cases ({work},
+	// {inputs}, {patch}) in place of the run's folders.
+	Args  []string
+	Stdin []byte
+	// Fresh is set when the work tree is reset to the scenario's files
+	// before the step.
+	Fresh bool
+
+	Exit           int
+	Stdout, Stderr []byte
+	// Doc is the JSON document the command printed: on stdout after
+	// exit 0, on stderr after exit 1; nil when there is none.
+	Doc map[string]any
+	// Shape names a violation of the output contract (OUT-001, OUT-002),
+	// or is empty.
+	Shape string
+	// Before and After are the work tree around the command.
+	Before, After fstree.Tree
+	// Skipped is set when the step could not run (no planned patch).
+	Skipped bool
+}
+
+// Code returns the error code of a failed step, or "".
+func (s *Step) Code() string {
+	if e, ok := s.Doc["error"].(map[string]any); ok {
+		c, _ := e["code"].(string)
+		return c
+	}
+	return ""
+}
+
+// Summary names the outcome of a step: "exit 0 applied", "exit 1
+// source_ambiguous".
+func (s *Step) Summary() string {
+	switch {
+	case s.Skipped:
+		return "not run"
+	case s.Exit == 0:
+		st, _ := s.Doc["status"].(string)
+		return strings.TrimSpace("exit 0 " + st)
+	case s.Exit == 1:
+		return "exit 1 " + s.Code()
+	}
+	return "exit " + strconv.Itoa(s.Exit)
+}
+
+// sandbox is one implementation's folders for one scenario: work is the
+// tree, inputs holds the patch and what else commands read.
+type sandbox struct {
+	root, work, inputs string
+}
+
+func newSandbox(root string) (*sandbox, error) {
+	sb := &sandbox{root: root, work: filepath.Join(root, "work"), inputs: filepath.Join(root, "inputs")}
+	return sb, sb.clear()
+}
+
+func (sb *sandbox) clear() error {
+	if err := os.RemoveAll(sb.root); err != nil {
+		return err
+	}
+	for _, d := range []string{sb.work, sb.inputs} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sb *sandbox) resetWork(sc *gen.Scenario) error {
+	if err := os.RemoveAll(sb.work); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(sb.work, 0o755); err != nil {
+		return err
+	}
+	return fstree.Write(sb.work, sc.Files)
+}
+
+// expand replaces the placeholders of args by the sandbox's folders.
+func (sb *sandbox) expand(args []string) []string {
+	r := strings.NewReplacer(cases.WorkPlaceholder, sb.work, cases.InputsPlaceholder, sb.inputs,
+		cases.PatchPlaceholder, filepath.Join(sb.inputs, cases.PatchFile))
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+// hide replaces the sandbox's folders in output by the placeholders, so
+// that two implementations run in different folders print the same bytes.
+func (sb *sandbox) hide(b []byte) []byte {
+	for _, r := range [][2]string{{sb.inputs, cases.InputsPlaceholder}, {sb.work, cases.WorkPlaceholder}, {sb.root, "{root}"}} {
+		b = bytes.ReplaceAll(b, []byte(r[0]), []byte(r[1]))
+	}
+	return b
+}
+
+// patchArgs is a check or apply command line of the Standard protocol, as
+// the runner builds it.
+func patchArgs(command string, sc *gen.Scenario, args []string) []string {
+	out := append([]string{command, cases.PatchPlaceholder}, args...)
+	if sc.StripFlag {
+		out = append(out, "-p"+strconv.Itoa(sc.Strip))
+	}
+	return append(out, "--cwd", cases.WorkPlaceholder, "--json-output")
+}
+
+// reverseArgs adds -R, or removes it when args reverse already.
+func reverseArgs(args []string) []string {
+	rev := func(a string) bool { return a == "-R" || a == "--reverse" }
+	if slices.ContainsFunc(args, rev) {
+		return slices.DeleteFunc(slices.Clone(args), rev)
+	}
+	return append(slices.Clone(args), "-R")
+}
+
+// plan lists the steps of a scenario's protocol. full is false for a
+// failing protocol: check and apply, or plan and move, only.
+func plan(sc *gen.Scenario, full bool) []Step {
+	if sc.Protocol == gen.ProtoRequest {
+		steps := []Step{{Name: StepPlan, Args: []string{"plan", "--json", "-", "--cwd", cases.WorkPlaceholder}, Stdin: sc.Request, Fresh: true}}
+		if full {
+			steps = append(steps, Step{Name: StepPlanned, Args: []string{"apply", cases.InputsPlaceholder + "/" + plannedFile, "--cwd", cases.WorkPlaceholder, "--json-output"}})
+		}
+		return append(steps, Step{Name: StepMove, Args: []string{"move", "--json", "-", "--cwd", cases.WorkPlaceholder, "--json-output"}, Stdin: sc.Request, Fresh: true})
+	}
+	steps := []Step{
+		{Name: StepCheck, Args: patchArgs("check", sc, sc.Args), Fresh: true},
+		{Name: StepApply, Args: patchArgs("apply", sc, sc.Args)},
+	}
+	if full {
+		steps = append(steps,
+			Step{Name: StepRetry, Args: patchArgs("apply", sc, sc.Args)},
+			Step{Name: StepReverse, Args: patchArgs("apply", sc, reverseArgs(sc.Args))})
+	}
+	return steps
+}
+
+// run runs the steps on impl in the sandbox and fills in their outcomes.
+// The Go error is a harness fault: the implementation could not be run or
+// the folders could not be written.
+func run(ctx context.Context, impl Impl, sb *sandbox, sc *gen.Scenario, steps []Step, timeout time.Duration) ([]Step, error) {
+	if err := sb.clear(); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(sb.inputs, cases.PatchFile), sc.Patch, 0o644); err != nil {
+		return nil, err
+	}
+	out := slices.Clone(steps)
+	var planned []byte
+	for i := range out {
+		s := &out[i]
+		if s.Fresh {
+			if err := sb.resetWork(sc); err != nil {
+				return nil, err
+			}
+		}
+		if s.Name == StepPlanned {
+			if planned == nil {
+				s.Skipped = true
+				continue
+			}
+			if err := os.WriteFile(filepath.Join(sb.inputs, plannedFile), planned, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if s.Before, err = fstree.Read(sb.work); err != nil {
+			return nil, err
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		exit, stdout, stderr, err := impl.Exec(cctx, sb.expand(s.Args), sb.inputs, s.Stdin)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("running %q: %w", s.Args, err)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.Exit, s.Stdout, s.Stderr = exit, sb.hide(stdout), sb.hide(stderr)
+		s.Doc, s.Shape = document(s.Exit, s.Stdout, s.Stderr)
+		if s.After, err = fstree.Read(sb.work); err != nil {
+			return nil, err
+		}
+		if s.Name == StepPlan && s.Exit == 0 {
+			if p, ok := s.Doc["patch"].(string); ok {
+				planned = []byte(p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// document finds the one-line JSON document a JSON-output command must
+// print and says how the output breaks the contract, if it does.
+func document(exit int, stdout, stderr []byte) (map[string]any, string) {
+	where, other := stdout, stderr
+	name, otherName := "stdout", "stderr"
+	if exit != 0 {
+		where, other, name, otherName = stderr, stdout, "stderr", "stdout"
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(where, &doc); err != nil {
+		if exit != 0 && exit != 1 {
+			return nil, "crashed (exit " + strconv.Itoa(exit) + ")"
+		}
+		return nil, "no JSON object on " + name
+	}
+	switch {
+	case exit != 0 && exit != 1:
+		return doc, "exit status " + strconv.Itoa(exit)
+	case bytes.Count(where, []byte("\n")) != 1 || !bytes.HasSuffix(where, []byte("\n")):
+		return doc, "the JSON on " + name + " is not exactly one line"
+	case len(bytes.TrimSpace(other)) != 0:
+		return doc, otherName + " is not empty"
+	}
+	return doc, ""
+}

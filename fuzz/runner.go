@@ -1,0 +1,25 @@
+package fuzz
+
+import (
+	"context"
+	"errors"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+)
+
+// FromRunner adapts an implementation of the conformance runner
+// (runner.Command for an external program, runner.Reference,
+// runner.InProcess for a Go variant) to a campaign's Impl, so a campaign
+// runs commands exactly as the runner does: in their own process group,
+// with bounded output, killed at the deadline.
+func FromRunner(impl runner.Implementation) Impl { return runnerImpl{impl} }
+
+type runnerImpl struct{ impl runner.Implementation }
+
+func (r runnerImpl) Exec(ctx context.Context, args []string, dir string, stdin []byte) (int, []byte, []byte, error) {
+	o := r.impl.Exec(ctx, runner.Invocation{Args: args, Dir: dir, Stdin: stdin})
+	if o.Err != nil && !errors.Is(o.Err, context.Canceled) {
+		return -1, o.Stdout, o.Stderr, o.Err
+	}
+	return o.Exit, o.Stdout, o.Stderr, nil
+}
