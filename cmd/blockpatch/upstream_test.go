@@ -209,7 +209,9 @@ func TestUpstreamExamples(t *testing.T) {
 // TestPermissionDenied reads a file the CLI may not open. As root, which
 // reads anything, the CLI runs as the unprivileged user nobody.
 func TestPermissionDenied(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it writes an executable and runs it, and a process
+	// forked meanwhile by a parallel test would inherit the open file and
+	// make the exec fail with "text file busy".
 	dir, err := os.MkdirTemp("", "blockpatch-perm-")
 	if err != nil {
 		t.Fatal(err)
