@@ -57,3 +57,21 @@ func TestReferenceProcessPassesStepCases(t *testing.T) {
 		t.Errorf("%d step cases ran, want %d", len(rep.Results), len(names))
 	}
 }
+
+// TestReferencePassesDerivedCases: every fail case cases.Derive makes from
+// the corpus expects the code of the rule it breaks, and the reference
+// reports exactly that code with the tree untouched.
+func TestReferencePassesDerivedCases(t *testing.T) {
+	t.Parallel()
+	r := New(Reference())
+	r.Seed, r.Derived = 1, true
+	r.RunRegexp = regexp.MustCompile(`^derived/`)
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireAllPass(t, rep)
+	if rep.Certificate.Corpus.Derived < 300 || len(rep.Results) != rep.Certificate.Corpus.Derived {
+		t.Errorf("%d derived cases ran of %d derived", len(rep.Results), rep.Certificate.Corpus.Derived)
+	}
+}

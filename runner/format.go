@@ -156,7 +156,11 @@ func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
 	}
 	row("version", "%s", strings.ReplaceAll(version, "\n", " / "))
 	row("profile", "%s", c.Profile)
-	row("corpus", "%d cases from %s, sha256:%s", c.Corpus.Cases, strings.Join(c.Corpus.Sources, ", "), c.Corpus.SHA256)
+	derived := ""
+	if c.Corpus.Derived > 0 {
+		derived = fmt.Sprintf(" (%d derived)", c.Corpus.Derived)
+	}
+	row("corpus", "%d cases%s from %s, sha256:%s", c.Corpus.Cases, derived, strings.Join(c.Corpus.Sources, ", "), c.Corpus.SHA256)
 	if c.SkipList != nil {
 		row("skip list", "%s (%d entries)", firstNonEmpty(c.SkipList.File, "(given in code)"), len(c.SkipList.Entries))
 	} else {

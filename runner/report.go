@@ -64,6 +64,8 @@ type Certificate struct {
 type CorpusInfo struct {
 	Sources []string `json:"sources"`
 	Cases   int      `json:"cases"`
+	// Derived counts the cases of Cases made by cases.Derive.
+	Derived int `json:"derived,omitempty"`
 	// SHA256 covers every loaded case file and its name.
 	SHA256 string `json:"sha256"`
 }
@@ -114,6 +116,11 @@ func (r *Runner) certificate(all, selected []loaded, hash string, f Features, se
 		c.Corpus.Sources = append(c.Corpus.Sources, s.Label)
 	}
 	c.Corpus.Cases, c.Corpus.SHA256 = len(all), hash
+	for _, l := range all {
+		if strings.HasSuffix(l.source, " (derived)") {
+			c.Corpus.Derived++
+		}
+	}
 	if r.RunRegexp != nil {
 		c.Partial = append(c.Partial, fmt.Sprintf("-run %q", r.RunRegexp))
 	}

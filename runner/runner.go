@@ -61,6 +61,10 @@ type Runner struct {
 	// count as skipped when they fail and as failed when they pass.
 	SkipList *SkipList
 
+	// Derived adds the fail cases cases.Derive makes from every pass case
+	// loaded: each breaks one rule and expects that rule's error code.
+	Derived bool
+
 	// Profile is the spec profile certified, "1.0" or "1.1"; cases that
 	// hold only for a newer profile are skipped.
 	Profile string
@@ -157,6 +161,13 @@ func (r *Runner) load() ([]loaded, string, error) {
 			sum := sha256.Sum256(data)
 			hashes = append(hashes, fileHash{c.Name, hex.EncodeToString(sum[:])})
 			out = append(out, loaded{c, s.Label})
+		}
+	}
+	if r.Derived {
+		for _, l := range slices.Clone(out) {
+			for _, d := range cases.Derive(l.c) {
+				out = append(out, loaded{d, l.source + " (derived)"})
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.c.Name, b.c.Name) })

@@ -49,7 +49,8 @@ func (l *list) Set(s string) error { *l = append(*l, s); return nil }
 type options struct {
 	run, skip, skipFile, profile, format string
 	dirs, require                        list
-	noCorpus, keep, refExec, verbose     bool
+	noCorpus, derived, keep, refExec     bool
+	verbose                              bool
 	parallel                             int
 	timeout                              time.Duration
 	seed                                 uint64
@@ -64,6 +65,7 @@ func flags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.skipFile, "skip-file", "", "")
 	fs.Var(&o.dirs, "cases", "")
 	fs.BoolVar(&o.noCorpus, "no-corpus", false, "")
+	fs.BoolVar(&o.derived, "derived", false, "")
 	fs.StringVar(&o.profile, "profile", "1.1", "")
 	fs.Var(&o.require, "require", "")
 	fs.IntVar(&o.parallel, "parallel", runtime.NumCPU(), "")
@@ -118,7 +120,7 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 	for _, l := range o.require {
 		r.Require = append(r.Require, cases.Level(l))
 	}
-	r.Profile, r.Parallel, r.Timeout, r.Seed, r.Keep = o.profile, o.parallel, o.timeout, o.seed, o.keep
+	r.Profile, r.Parallel, r.Timeout, r.Seed, r.Keep, r.Derived = o.profile, o.parallel, o.timeout, o.seed, o.keep, o.derived
 	r.Rerun = func(name string, seed uint64) string { return rerun(args, fs.Args(), name, seed) }
 	if tty {
 		r.Progress = func(p runner.Progress) { fmt.Fprintf(stderr, "\r\033[K%s", p.Line(100)) }

@@ -22,6 +22,10 @@ Selecting cases:
   --cases DIR         add a folder of cases, such as upstream's
                       conformance/cases (repeatable)
   --no-corpus         leave out the embedded corpus (use with --cases)
+  --derived           add fail cases derived from every pass case, each
+                      breaking one rule (a payload byte, a hunk count, a
+                      blank line in a hunk, a missing file, a duplicated
+                      target anchor) and expecting that rule's error code
   --profile VERSION   the spec profile to certify: 1.0 or 1.1 (default 1.1)
   --require LEVEL     run and fail, rather than skip, the cases of LEVEL
                       (core, planner or cli) even when the implementation
