@@ -111,6 +111,11 @@ type Case struct {
 	// over them, in this order (a standard pass case only).
 	WriteOrder []string
 
+	// Unprivileged says the case needs file permissions to bind the
+	// implementation: run as root, the runner drops root's power to
+	// override them for the case's commands.
+	Unprivileged bool
+
 	// Args are extra arguments for every command of the protocol.
 	Args []string
 	// Strip is the -pN count passed to check and apply, or nil.

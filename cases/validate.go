@@ -24,6 +24,7 @@ type rawCase struct {
 	ExpectedFiles  json.RawMessage `json:"expected_files"`
 	ExpectedAbsent *[]string       `json:"expected_absent"`
 	WriteOrder     *[]string       `json:"write_order"`
+	Unprivileged   *bool           `json:"unprivileged"`
 
 	// Extensions.
 	Description   *string         `json:"description"`
@@ -45,7 +46,7 @@ type rawCase struct {
 func (r *rawCase) hasExtension() bool {
 	return r.Description != nil || r.Requirements != nil || r.Since != nil || r.Level != nil ||
 		r.Args != nil || r.Strip != nil || r.Error != nil || r.Result != nil || r.Retry != nil ||
-		r.Reverse != nil || r.Request != nil || r.ExpectedPatch != nil || r.Steps != nil || r.WriteOrder != nil
+		r.Reverse != nil || r.Request != nil || r.ExpectedPatch != nil || r.Steps != nil || r.WriteOrder != nil || r.Unprivileged != nil
 }
 
 // protocolFields lists the fields each protocol takes besides files and the
@@ -86,6 +87,12 @@ func (c *checker) build(r *rawCase) *Case {
 		}
 	}
 	c.level(r, k)
+	if r.Unprivileged != nil {
+		if !*r.Unprivileged {
+			c.errorf("unprivileged", "false is the default; leave it out")
+		}
+		k.Unprivileged = *r.Unprivileged
+	}
 
 	if r.Files != nil {
 		k.Files = c.tree("files", r.Files, &plain)

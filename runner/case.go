@@ -42,8 +42,11 @@ var sentinels = cases.Tree{
 
 // caseRun is one case being run.
 type caseRun struct {
-	r    *Runner
-	c    *cases.Case
+	r *Runner
+	c *cases.Case
+	// impl runs the case's commands: the runner's implementation, or its
+	// unprivileged form for a case that needs one.
+	impl Implementation
 	ctx  context.Context
 	desc Description
 
@@ -193,7 +196,7 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 	}
 	rec.before = before
 	ctx, cancel := context.WithTimeout(cr.ctx, cr.r.Timeout)
-	rec.out = cr.r.Impl.Exec(ctx, rec.inv)
+	rec.out = cr.impl.Exec(ctx, rec.inv)
 	cancel()
 	after, err := cases.ReadTree(cr.work)
 	rec.after = after

@@ -361,8 +361,16 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 		res.Verdict, res.Reason = Unsupported, fmt.Sprintf("level %s is not supported (%s)", c.Level, levelWhy(f, c.Level))
 		return res
 	}
+	impl := r.Impl
+	if c.Unprivileged {
+		var why string
+		if impl, why = r.unprivileged(); impl == nil {
+			res.Verdict, res.Reason = Unsupported, why
+			return res
+		}
+	}
 	start := time.Now()
-	cr := &caseRun{r: r, c: c, ctx: ctx, desc: desc, box: filepath.Join(root, fmt.Sprintf("%04d-%s", i+1, slug(c.Name)))}
+	cr := &caseRun{r: r, c: c, impl: impl, ctx: ctx, desc: desc, box: filepath.Join(root, fmt.Sprintf("%04d-%s", i+1, slug(c.Name)))}
 	var e *stepError
 	if err := cr.setup(); err != nil {
 		e = &stepError{verdict: Error, problems: []string{"setting up the case: " + err.Error()}}

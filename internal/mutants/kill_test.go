@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
@@ -19,6 +20,15 @@ import (
 const killersFile = "testdata/killers.json"
 
 var update = flag.Bool("update", false, "run the full kill matrix and rewrite "+killersFile)
+
+// TestMain lets the runner re-execute this test binary as the reference,
+// which it does for cases that must run without root's privileges.
+func TestMain(m *testing.M) {
+	if runner.AsReference(os.Args[0]) {
+		os.Exit(cli.Main(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
 
 func newRunner() *runner.Runner {
 	r := runner.New(nil)

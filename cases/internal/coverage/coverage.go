@@ -25,8 +25,6 @@ var Unreachable = map[string]string{
 	"unexpected_error": "an internal fault: a case that expects it would reward a crash",
 	"concurrent_modification": "needs another process to change a file between the tool's check and its " +
 		"write; reference/ and cmd/blockpatch test it with an injected racing writer",
-	"permission_denied": "needs permission bits that the runner's user cannot bypass, and root bypasses " +
-		"them all, so such a case would fail whenever the suite runs as root",
 }
 
 // Report is the coverage of one set of cases.

@@ -1,0 +1,42 @@
+package runner
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+)
+
+// dropOverride is the command prefix that runs a program as root without
+// root's power to override file permission bits, so that a read-only
+// folder binds it as it binds any user.
+var dropOverride = []string{"setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"}
+
+// unprivileged returns the implementation to run an unprivileged case
+// with, or nil and the reason there is none. Not running as root, it is
+// r.Impl itself. As root it is r.Impl's command under setpriv; an
+// in-process implementation is run as the reference executable
+// (ReferenceExec), since a goroutine cannot give up privileges.
+func (r *Runner) unprivileged() (Implementation, string) {
+	if os.Geteuid() != 0 {
+		return r.Impl, ""
+	}
+	setpriv, err := exec.LookPath(dropOverride[0])
+	if err != nil {
+		return nil, "the case needs permission bits to bind the implementation; running as root, that takes setpriv (util-linux), which is not installed"
+	}
+	var c *Command
+	switch impl := r.Impl.(type) {
+	case *Command:
+		c = impl
+	case InProcess:
+		if c, err = ReferenceExec(); err != nil {
+			return nil, "running the reference as a process: " + err.Error()
+		}
+	default:
+		return nil, "the case needs permission bits to bind the implementation, and this implementation cannot run without root's override"
+	}
+	wrapped := *c
+	wrapped.Argv = append(append([]string{setpriv}, dropOverride[1:]...), c.Argv...)
+	wrapped.given = slices.Clone(wrapped.Argv)
+	return &wrapped, ""
+}
