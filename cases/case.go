@@ -228,6 +228,26 @@ type Step struct {
 	Files Tree
 	// Unchanged means the tree after the command equals the tree before.
 	Unchanged bool
+	// Race, when set, is a concurrent writer: while the command holds
+	// between staging and committing its write (the hook of WRITE-013), the
+	// runner writes Race.Data to Race.Path in the work tree.
+	Race *Race
+}
+
+// Race is a file change made while a command holds before its commit.
+type Race struct {
+	Path string
+	Data []byte
+}
+
+// HoldFeature is the feature an implementation lists in
+// `version --json-output` to offer the hold-before-commit hook.
+const HoldFeature = "hold-before-commit"
+
+// NeedsHold reports whether the case has a step with a Race, which only
+// an implementation offering HoldFeature can run.
+func (c *Case) NeedsHold() bool {
+	return slices.ContainsFunc(c.Steps, func(s *Step) bool { return s.Race != nil })
 }
 
 // The step placeholders and folder names of README.md.

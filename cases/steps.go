@@ -19,6 +19,7 @@ type rawStep struct {
 	Stdout         json.RawMessage `json:"stdout"`
 	StderrContains *string         `json:"stderr_contains"`
 	StdoutMatches  *string         `json:"stdout_matches"`
+	Race           *rawRace        `json:"race"`
 	Files          json.RawMessage `json:"files"`
 	Unchanged      *bool           `json:"unchanged"`
 }
@@ -123,6 +124,9 @@ func (c *checker) step(f string, rs *rawStep, hasPatch bool, plain *bool) *Step 
 			s.StdoutMatches = re
 		}
 	}
+	if rs.Race != nil {
+		s.Race = c.race(fieldName(f, "race"), rs.Race, plain)
+	}
 	switch {
 	case rs.Files != nil && rs.Unchanged != nil:
 		c.errorf(fieldName(f, "unchanged"), "files already gives the tree after the step")
@@ -169,4 +173,29 @@ func (c *checker) stepJSON(field string, raw json.RawMessage, exit *int) map[str
 		}
 	}
 	return m
+}
+
+// rawRace is a step's concurrent writer as written.
+type rawRace struct {
+	Path    *string         `json:"path"`
+	Content json.RawMessage `json:"content"`
+}
+
+func (c *checker) race(f string, r *rawRace, plain *bool) *Race {
+	out := &Race{}
+	switch {
+	case r.Path == nil:
+		c.errorf(fieldName(f, "path"), "required: the work-tree file the racer writes")
+	default:
+		if err := checkPath(*r.Path); err != nil {
+			c.add(fieldName(f, "path"), err)
+		}
+		out.Path = *r.Path
+	}
+	if r.Content == nil {
+		c.errorf(fieldName(f, "content"), "required: the bytes the racer writes")
+	} else {
+		out.Data = c.content(fieldName(f, "content"), r.Content, plain)
+	}
+	return out
 }

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 )
 
 // The folders of one case, under the case's box in the run's temp root:
@@ -47,6 +49,8 @@ type caseRun struct {
 	// impl runs the case's commands: the runner's implementation, or its
 	// unprivileged form for a case that needs one.
 	impl Implementation
+	// race is the concurrent writer of the step being run, or nil.
+	race *cases.Race
 	ctx  context.Context
 	desc Description
 
@@ -196,7 +200,11 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 	}
 	rec.before = before
 	ctx, cancel := context.WithTimeout(cr.ctx, cr.r.Timeout)
-	rec.out = cr.impl.Exec(ctx, rec.inv)
+	if cr.race != nil {
+		rec.out = cr.execRacing(ctx, rec)
+	} else {
+		rec.out = cr.impl.Exec(ctx, rec.inv)
+	}
 	cancel()
 	after, err := cases.ReadTree(cr.work)
 	rec.after = after
@@ -513,7 +521,9 @@ func (cr *caseRun) steps() *stepError {
 		if s.Dir == cases.DirInputs {
 			dir = cr.inputs
 		}
+		cr.race = s.Race
 		rec, e := cr.invoke(name, s.Argv(cr.work, cr.inputs), s.Stdin, dir)
+		cr.race = nil
 		if e != nil {
 			return e
 		}
@@ -644,4 +654,40 @@ func (cr *caseRun) checkWriteOrder(order, renamed []string) []string {
 		}
 	}
 	return problems
+}
+
+// execRacing runs a step with a concurrent writer: the command gets the
+// hold-before-commit hook, and once it says it has staged its write, the
+// runner changes the race's file and lets it go on. The hold folder sits
+// beside the case's box, where the final temp-root check allows it.
+func (cr *caseRun) execRacing(ctx context.Context, rec *record) Outcome {
+	hold := cr.box + "-hold"
+	os.RemoveAll(hold)
+	if err := os.Mkdir(hold, 0o755); err != nil {
+		return Outcome{Exit: -1, Err: err}
+	}
+	defer os.RemoveAll(hold)
+	rec.inv.Env = append(rec.inv.Env, cli.HoldDirEnv+"="+hold)
+	done := make(chan Outcome, 1)
+	go func() { done <- cr.impl.Exec(ctx, rec.inv) }()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case o := <-done:
+			return o // finished without holding: the case judges that
+		case <-tick.C:
+			if _, err := os.Stat(filepath.Join(hold, "staged")); err != nil {
+				continue
+			}
+			full := filepath.Join(cr.work, filepath.FromSlash(cr.race.Path))
+			if err := os.WriteFile(full, cr.race.Data, 0o644); err != nil {
+				cr.warn("the racing write to %s failed: %v", cr.race.Path, err)
+			}
+			if err := os.WriteFile(filepath.Join(hold, "resume"), nil, 0o644); err != nil {
+				cr.warn("releasing the held command: %v", err)
+			}
+			return <-done
+		}
+	}
 }

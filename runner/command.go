@@ -74,7 +74,7 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	}
 	cmd := exec.CommandContext(ctx, c.Argv[0], append(c.Argv[1:len(c.Argv):len(c.Argv)], inv.Args...)...)
 	cmd.Dir = inv.Dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = append(append(os.Environ(), c.Env...), inv.Env...)
 	cmd.Stdin = bytes.NewReader(inv.Stdin)
 	stdout, stderr := &capture{limit: limit}, &capture{limit: limit}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

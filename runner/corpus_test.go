@@ -75,3 +75,27 @@ func TestReferencePassesDerivedCases(t *testing.T) {
 		t.Errorf("%d derived cases ran of %d derived", len(rep.Results), rep.Certificate.Corpus.Derived)
 	}
 }
+
+// TestRaceCasesNeedTheHoldFeature: an implementation that does not list
+// hold-before-commit gets the race cases as unsupported, not failed.
+func TestRaceCasesNeedTheHoldFeature(t *testing.T) {
+	t.Parallel()
+	quiet := Func(func(_ context.Context, inv Invocation) Outcome {
+		return Outcome{Stdout: []byte(`{"ok":true,"version":"0"}` + "\n")}
+	})
+	r := New(quiet)
+	r.Seed = 1
+	r.RunRegexp = regexp.MustCompile(`^write/race-`)
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) == 0 {
+		t.Fatal("no race case in the corpus")
+	}
+	for _, res := range rep.Results {
+		if res.Verdict != Unsupported {
+			t.Errorf("%s: %s (%s), want unsupported", res.Name, res.Verdict, res.Reason)
+		}
+	}
+}

@@ -22,6 +22,9 @@ type Invocation struct {
 	Args  []string
 	Dir   string
 	Stdin []byte
+	// Env holds NAME=value entries added to the environment of this
+	// invocation only, such as the hold-before-commit hook.
+	Env []string
 }
 
 // Outcome is what one invocation did. An implementation that rejects its
@@ -144,6 +147,7 @@ func (p InProcess) Exec(ctx context.Context, inv Invocation) Outcome {
 			Stdout: &stdout,
 			Stderr: &stderr,
 			Dir:    inv.Dir,
+			Getenv: getenv(inv.Env),
 		})
 	}()
 	select {
@@ -234,4 +238,17 @@ func ReferenceExec() (*Command, error) {
 	}
 	c.name = "embedded reference blockpatch " + cli.Version + " (re-executed as a process)"
 	return c, nil
+}
+
+// getenv looks a name up in env (NAME=value entries, the last one winning)
+// and then in the process's environment.
+func getenv(env []string) func(string) string {
+	return func(key string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+				return v
+			}
+		}
+		return os.Getenv(key)
+	}
 }

@@ -29,6 +29,13 @@ type Features struct {
 	VersionJSON map[string]any `json:"version_json,omitempty"`
 }
 
+// Has reports whether the implementation lists feature in the "features"
+// of its `version --json-output`, such as cases.HoldFeature.
+func (f Features) Has(feature string) bool {
+	list, _ := f.VersionJSON["features"].([]any)
+	return slices.Contains(list, any(feature))
+}
+
 // Supports reports whether cases of level l run: levels nest, so l and
 // every smaller level must be claimed.
 func (f Features) Supports(l cases.Level) bool {

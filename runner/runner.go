@@ -361,6 +361,10 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 		res.Verdict, res.Reason = Unsupported, fmt.Sprintf("level %s is not supported (%s)", c.Level, levelWhy(f, c.Level))
 		return res
 	}
+	if c.NeedsHold() && !f.Has(cases.HoldFeature) {
+		res.Verdict, res.Reason = Unsupported, "the case races a writer against the command, which needs the hold-before-commit hook (WRITE-013); version --json-output does not list it"
+		return res
+	}
 	impl := r.Impl
 	if c.Unprivileged {
 		var why string

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
@@ -29,6 +30,9 @@ type Env struct {
 	// BeforeVerify, when set, is installed on the run's Workspace; tests use
 	// it to change files between planning and commit.
 	BeforeVerify func(root string)
+	// Getenv, when set, stands in for os.Getenv, so in-process runs can
+	// each have their own environment.
+	Getenv func(string) string
 }
 
 // Main runs the CLI on the process's standard streams and returns the exit
@@ -118,7 +122,7 @@ func (r *run) version() error {
 	return writeJSON(r.env.Stdout, map[string]any{
 		"ok": true, "name": "blockpatch", "version": Version, "spec": "1.1",
 		"implementation": "blockpatch-conformance reference",
-		"features":       []string{"core", "planner", "cli"},
+		"features":       []string{"core", "planner", "cli", "hold-before-commit"},
 	})
 }
 
@@ -190,8 +194,17 @@ func (r *run) workspace() (*reference.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	if hook := r.env.BeforeVerify; hook != nil {
-		ws.BeforeVerify = func() { hook(ws.Root()) }
+	hook := r.env.BeforeVerify
+	hold := r.getenv(HoldDirEnv)
+	if hook != nil || hold != "" {
+		ws.BeforeVerify = func() {
+			if hook != nil {
+				hook(ws.Root())
+			}
+			if hold != "" {
+				holdBeforeCommit(hold)
+			}
+		}
 	}
 	return ws, nil
 }
@@ -218,6 +231,32 @@ func (r *run) readInput(path string) ([]byte, error) {
 		return nil, &reference.Error{Code: code, Phase: "read", Path: path, Message: err.Error(), Err: err}
 	}
 	return data, nil
+}
+
+// HoldDirEnv names the test hook of WRITE-013: when it names a folder, a
+// write stops after staging, creates "staged" there and waits for
+// "resume", so a conformance runner can change a file at that moment.
+const HoldDirEnv = "BLOCKPATCH_TEST_HOLD_DIR"
+
+// holdLimit bounds the wait for "resume".
+const holdLimit = time.Minute
+
+func holdBeforeCommit(dir string) {
+	if err := os.WriteFile(filepath.Join(dir, "staged"), nil, 0o644); err != nil {
+		return
+	}
+	for start := time.Now(); time.Since(start) < holdLimit; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "resume")); err == nil {
+			return
+		}
+	}
+}
+
+func (r *run) getenv(key string) string {
+	if r.env.Getenv != nil {
+		return r.env.Getenv(key)
+	}
+	return os.Getenv(key)
 }
 
 // abs resolves a command-line path against Env.Dir.

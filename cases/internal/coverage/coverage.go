@@ -23,8 +23,6 @@ const MinCasesPerCode = 2
 // something a case cannot arrange.
 var Unreachable = map[string]string{
 	"unexpected_error": "an internal fault: a case that expects it would reward a crash",
-	"concurrent_modification": "needs another process to change a file between the tool's check and its " +
-		"write; reference/ and cmd/blockpatch test it with an injected racing writer",
 }
 
 // Report is the coverage of one set of cases.
