@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
@@ -166,6 +169,16 @@ func WithPrefix(patch []byte, extra []string) []byte {
 		}
 	}
 	return join(ls)
+}
+
+// RoundTrip is how a parsed patch compares with Parse(Format(p)): exactly,
+// except for the counts of a patch with StaleCounts.
+func RoundTrip(p *reference.Patch) []cmp.Option {
+	opts := []cmp.Option{cmpopts.EquateEmpty()}
+	if StaleCounts(p) {
+		opts = append(opts, cmpopts.IgnoreFields(reference.Hunk{}, "OldCount", "NewCount"))
+	}
+	return opts
 }
 
 // StaleCounts reports whether a parsed patch has a hunk whose stored
