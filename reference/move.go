@@ -184,11 +184,7 @@ func (p *planner) relocate() error {
 	if !same {
 		if m := Find(dt, concat(p.tb(), p.payload, p.ta())); m.Unique() {
 			ts := m.Ranges[0].Start + len(p.tb())
-			return &Error{Code: PartialAppliedDuplicate, Phase: "target", Path: dst,
-				Message:       "the payload is still in " + src + " and " + dst + " already holds it at the target; review, then remove the source",
-				SourceRange:   &Range{ps, pe},
-				TargetRange:   &Range{ts, ts + len(p.payload)},
-				PayloadSHA256: sha256Hex(p.payload), SuggestedAction: "review_then_remove_source"}
+			return partialDuplicate(src, dst, Range{ps, pe}, Range{ts, ts + len(p.payload)}, sha256Hex(p.payload))
 		}
 	}
 	anchor, ip, err := p.placement(dt)
@@ -196,9 +192,7 @@ func (p *planner) relocate() error {
 		return err
 	}
 	if same && anchor.Start < pe && ps < anchor.End {
-		return &Error{Code: TargetOverlapsSource, Phase: "target", Path: dst,
-			SourceRange: &Range{ps, pe}, TargetRange: &anchor,
-			Message: "the target anchor overlaps the selected payload in " + dst}
+		return targetOverlaps(dst, Range{ps, pe}, anchor)
 	}
 
 	p.wantSource, p.wantInsert = &Range{ps, pe}, &ip

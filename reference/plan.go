@@ -237,11 +237,7 @@ func (e *evaluation) relocate() error {
 	if !e.m.Same() {
 		if fm := Find(dt, concat(tgt.Before, e.payload, tgt.After)); fm.Unique() {
 			ts := fm.Ranges[0].Start + len(tgt.Before)
-			return &Error{Code: PartialAppliedDuplicate, Phase: "target", Path: e.m.Dst,
-				Message:       "the source payload is still in " + e.m.Src + " and " + e.m.Dst + " already holds the moved payload; review, then remove the source",
-				SourceRange:   &Range{ps, pe},
-				TargetRange:   &Range{ts, ts + len(e.payload)},
-				PayloadSHA256: e.m.PayloadSHA256, SuggestedAction: "review_then_remove_source"}
+			return partialDuplicate(e.m.Src, e.m.Dst, Range{ps, pe}, Range{ts, ts + len(e.payload)}, e.m.PayloadSHA256)
 		}
 	}
 	ip, err := e.anchor(dt)
@@ -258,9 +254,7 @@ func (e *evaluation) relocate() error {
 	}
 	anchor := Range{ip - len(tgt.Before), ip + len(tgt.After)}
 	if anchor.Start < pe && ps < anchor.End {
-		return &Error{Code: TargetOverlapsSource, Phase: "target", Path: e.m.Dst,
-			SourceRange: &Range{ps, pe}, TargetRange: &anchor,
-			Message: "the target anchor overlaps the source payload in " + e.m.Dst}
+		return targetOverlaps(e.m.Dst, Range{ps, pe}, anchor)
 	}
 	var out [][]byte
 	if ip <= ps {
@@ -287,6 +281,23 @@ func (e *evaluation) partialWrite(dt []byte) {
 	if ip, err := e.anchor(dt); err == nil {
 		ws.Commit([]Change{{Path: e.m.Dst, Data: [][]byte{dt[:ip], e.payload, dt[ip:]}}})
 	}
+}
+
+// partialDuplicate is the error of a cross-file move found half done: the
+// payload at source in src and, already, at target in dst.
+func partialDuplicate(src, dst string, source, target Range, sum string) *Error {
+	return &Error{Code: PartialAppliedDuplicate, Phase: "target", Path: dst,
+		Message:     "the payload is still in " + src + " and " + dst + " already holds it at the target; review, then remove the source",
+		SourceRange: &source, TargetRange: &target,
+		PayloadSHA256: sum, SuggestedAction: "review_then_remove_source"}
+}
+
+// targetOverlaps is the error of a same-file target anchor that overlaps
+// the payload it would receive.
+func targetOverlaps(path string, source, anchor Range) *Error {
+	return &Error{Code: TargetOverlapsSource, Phase: "target", Path: path,
+		SourceRange: &source, TargetRange: &anchor,
+		Message: "the target anchor overlaps the source payload in " + path}
 }
 
 // setInsert records the insertion offset before the move and the payload's
