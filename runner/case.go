@@ -538,11 +538,9 @@ func (cr *caseRun) steps() *stepError {
 			var err error
 			where := "stdout"
 			if o.Exit == 0 {
-				_, raw, err = oneObject(o.Stdout)
+				rec.doc, raw, err = oneObject(o.Stdout)
 			} else {
-				var doc map[string]any
-				doc, raw, where, err = errorDocument(o)
-				_ = doc
+				rec.doc, raw, where, err = errorDocument(o)
 				if err == nil && where == "stdout" {
 					cr.warn("%s: the error JSON is on stdout; OUT-002 puts it on stderr", name)
 				}

@@ -113,6 +113,10 @@ type Failure struct {
 	// Stdout and Stderr are bounded and rendered with visible bytes.
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
+	// Got is the JSON document the command printed, when it printed one:
+	// the whole of it, where Stdout and Stderr are bounded. Calibration
+	// tools read expectations off it.
+	Got map[string]any `json:"got,omitempty"`
 	// Problems lists every difference found, each a paragraph that may
 	// hold a go-cmp diff (-want +got).
 	Problems []string `json:"problems"`

@@ -459,6 +459,7 @@ func (r *Runner) failure(cr *caseRun, e *stepError) *Failure {
 	f.Exit = rec.out.Exit
 	f.Stdout = bounded(rec.out.Stdout, outputShown)
 	f.Stderr = bounded(rec.out.Stderr, outputShown)
+	f.Got = rec.doc
 	return f
 }
 
