@@ -43,7 +43,7 @@ var Codes = []string{
 func IsCode(code string) bool { return slices.Contains(Codes, code) }
 
 // Phases lists the values of an error's phase (decision D29).
-var Phases = []string{"parse", "source", "target", "read", "write", "verify", "reverse"}
+var Phases []string
 
 // Statuses lists the values of a success result's status.
 var Statuses = []string{"applied", "noop", "already_applied"}

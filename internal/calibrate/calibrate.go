@@ -127,6 +127,7 @@ func fix(data []byte, res *runner.Result, o Options) ([]Edit, []byte, error) {
 	if len(c.edits) == 0 {
 		return skip(firstLine(res.Reason))
 	}
+	c.dropIfEmpty(base)
 	return c.edits, c.data, c.err
 }
 
@@ -142,9 +143,10 @@ func where(doc map[string]any, step string) (jsonedit.Path, map[string]bool) {
 		field = "error"
 	}
 	switch step {
-	case "check":
+	case "check", "plan":
+		// Dry commands are judged without the apply's written.
 		return jsonedit.Path{field}, map[string]bool{"written": true}
-	case "apply", "plan", "move":
+	case "apply", "move":
 		return jsonedit.Path{field}, nil
 	case "retry", "reverse":
 		o, ok := doc[step].(map[string]any)
@@ -183,6 +185,23 @@ func (c *collector) drop(p jsonedit.Path, old any) {
 	}
 	c.data, c.err = jsonedit.Delete(c.data, p)
 	c.edits = append(c.edits, Edit{Case: c.name, Step: c.step, Path: clonePath(p), Old: old, Deleted: true})
+}
+
+// dropIfEmpty removes the expectation at p when the edits left it empty:
+// the loader refuses an empty error or result, which asserts nothing.
+func (c *collector) dropIfEmpty(p jsonedit.Path) {
+	if c.err != nil {
+		return
+	}
+	var doc any
+	if c.err = json.Unmarshal(c.data, &doc); c.err != nil {
+		return
+	}
+	if v, ok := lookup(doc, p); ok {
+		if m, ok := v.(map[string]any); ok && len(m) == 0 {
+			c.data, c.err = jsonedit.Delete(c.data, p)
+		}
+	}
 }
 
 // diff changes want, at p, to agree with got, member by member: members
