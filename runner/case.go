@@ -243,8 +243,11 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 }
 
 // finish turns the problems of a step into its verdict.
-func finish(rec *record, problems []string, tree treeCheck, otherProblems bool) *stepError {
+func (cr *caseRun) finish(rec *record, problems []string, tree treeCheck, otherProblems bool) *stepError {
 	problems = append(problems, tree.problems...)
+	for _, w := range tree.warnings {
+		cr.warn("%s: %s", rec.step, w)
+	}
 	if len(problems) == 0 {
 		return nil
 	}
@@ -297,7 +300,7 @@ func (cr *caseRun) expectSuccess(step string, args []string, stdin []byte, w suc
 	} else {
 		tc = compareAfter(w.after, rec.before, rec.after, cr.work, w.absent, cr.r.Profile)
 	}
-	return rec, finish(rec, problems, tc, len(problems) > 0)
+	return rec, cr.finish(rec, problems, tc, len(problems) > 0)
 }
 
 // expectError runs a command that must fail with the given code and
@@ -344,7 +347,7 @@ func (cr *caseRun) expectError(step string, args []string, stdin []byte, code st
 		}
 	}
 	tc := compareSame(rec.before, rec.after, "WRITE-001")
-	return finish(rec, problems, tc, len(problems) > 0)
+	return cr.finish(rec, problems, tc, len(problems) > 0)
 }
 
 // outcome runs retry or reverse as the case's Outcome says.
@@ -572,7 +575,7 @@ func (cr *caseRun) steps() *stepError {
 			rec.want = s.Files
 			tc = compareAfter(s.Files, rec.before, rec.after, cr.work, nil, cr.r.Profile)
 		}
-		if e := finish(rec, problems, tc, len(problems) > 0); e != nil {
+		if e := cr.finish(rec, problems, tc, len(problems) > 0); e != nil {
 			return e
 		}
 	}
