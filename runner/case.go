@@ -332,7 +332,7 @@ func (cr *caseRun) expectError(step string, args []string, stdin []byte, code st
 			if !oneLine(stream) {
 				cr.warn("%s: the error JSON is not exactly one line ending in \\n (OUT-002)", step)
 			}
-			if d := cases.MatchSubset(want, raw); d != "" {
+			if d := cases.MatchError(want, raw); d != "" {
 				what := "the error JSON differs from the case"
 				if got := errorCode(doc); got != code {
 					what = fmt.Sprintf("error code %s, want %s", jsonText(got), code)
@@ -550,7 +550,7 @@ func (cr *caseRun) steps() *stepError {
 			}
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("want one JSON object on %s, but it is %s", map[bool]string{true: "stdout", false: "stderr"}[o.Exit == 0], describeErr(err)))
-			} else if d := cases.MatchSubset(s.JSON, raw); d != "" {
+			} else if d := matchStepJSON(s.JSON, raw, o.Exit); d != "" {
 				problems = append(problems, fmt.Sprintf("the JSON on %s differs (-want +got):\n%s", where, d))
 			}
 		}
@@ -580,6 +580,15 @@ func (cr *caseRun) steps() *stepError {
 		}
 	}
 	return nil
+}
+
+// matchStepJSON compares a step's JSON as MatchSubset does, and an error
+// as MatchError does.
+func matchStepJSON(want map[string]any, raw []byte, exit int) string {
+	if exit != 0 {
+		return cases.MatchError(want, raw)
+	}
+	return cases.MatchSubset(want, raw)
 }
 
 // sameTree reports whether two trees read from disk are identical.

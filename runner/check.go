@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -224,6 +225,7 @@ func checkSuccessJSON(doc map[string]any, raw []byte, before cases.Tree, w succe
 	}
 	want := changedPaths(before, w.after)
 	changed, isList := stringList(doc["changed"])
+	cleanPaths(changed)
 	if _, present := doc["changed"]; present && !isList {
 		add("changed is %s, want a list of paths", jsonText(doc["changed"]))
 	} else if isList {
@@ -253,6 +255,7 @@ func checkSuccessJSON(doc map[string]any, raw []byte, before cases.Tree, w succe
 		}
 	}
 	if affected, ok := stringList(doc["affected"]); ok {
+		cleanPaths(affected)
 		for _, p := range changed {
 			if !slices.Contains(affected, p) {
 				add("changed path %q is missing from affected %s (OUT-006)", p, jsonText(affected))
@@ -279,6 +282,14 @@ func checkSuccessJSON(doc map[string]any, raw []byte, before cases.Tree, w succe
 		}
 	}
 	return out
+}
+
+// cleanPaths reads dir//f and f/, which a patch may write, as the paths
+// they name.
+func cleanPaths(ps []string) {
+	for i, p := range ps {
+		ps[i] = path.Clean(p)
+	}
 }
 
 func stringList(v any) ([]string, bool) {
