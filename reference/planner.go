@@ -11,23 +11,18 @@ import (
 // MoveID is the id of every rendered move.
 const MoveID = "move-1"
 
-// PlanRequest plans a move request against files without writing: it
-// selects the payload, places it, renders the reviewable .blockpatch into
-// Result.Patch and self-checks that patch. The returned Plan is the
-// evaluation of the rendered patch against the same bytes, exactly as check
-// would give it, and its Changes are what move writes.
+// EvaluateRequest plans a move request against files without writing and
+// without rendering a patch: what move does. Its Plan holds the changes to
+// commit and the result to print.
 //
-// It returns the codes of Request.Validate; the read errors of files
-// (file_not_found, symlink_path, path_outside_cwd, ...); source_not_found
-// (anchor "src_start" or "src_end": the delimiter that has no usable
-// occurrence) and source_ambiguous for the selection; hash_mismatch when
-// expected_payload_sha256 differs; partial_applied_duplicate when a
-// cross-file move finds its final text already in the destination while
-// the payload is still in the source; target_not_found and
-// target_ambiguous (anchor "target"); target_overlaps_source;
-// destination_exists; invalid_utf8 when the patch would have to show bytes
-// that are not UTF-8; and unexpected_error if the rendered patch fails its
-// self-check, which is a bug.
+// Errors, in the order they are found: the codes of Request.Validate; the
+// read errors of src, then dst (file_not_found, symlink_path, ...);
+// source_not_found and source_ambiguous for the src_start...src_end
+// selection (anchor "src_start/src_end"); target_not_found and
+// target_ambiguous (anchor: the target sides given, "target_before",
+// "target_after" or "target_before+target_after"); target_overlaps_source
+// when a same-file anchor overlaps the payload; destination_exists; and
+// hash_mismatch when expected_payload_sha256 differs.
 //
 // Selection: every occurrence of src_start, overlapping ones included,
 // pairs with the first occurrence of src_end that starts at or after its
@@ -35,16 +30,46 @@ const MoveID = "move-1"
 // src_end and the pair must be unique. Placement: target_before +
 // target_after must occur exactly once and the payload goes between them.
 // Bytes are cut and inserted exactly at those offsets, mid-line included.
+// An insertion whose target_before + payload + target_after occurs exactly
+// once, and a create_file whose destination holds the payload, are
+// already_applied.
 //
-// Idempotence follows the patch rules: an in-file insertion whose
-// target_before + payload + target_after already occurs exactly once, and a
-// create_file whose destination already holds the payload, are
-// already_applied; a cross-file relocation whose target_before + payload +
-// target_after occurs exactly once in dst is partial_applied_duplicate.
-//
-// Rendering: see "The context rules" below for how much context each hunk
-// shows, and newHunk for the line numbers.
+// The result reports source_range (the payload in src), target_range (the
+// matched target_before + target_after in dst before the move, or the
+// final text when already applied) and insert_index, all in the files
+// before the move, and the adjacent_bytes warnings of blockpatch 1.1.1.
+func EvaluateRequest(req *Request, files Files) (*Plan, error) {
+	p, err := plan(req, files)
+	if err != nil {
+		return nil, err
+	}
+	return p.result(), nil
+}
+
+// PlanRequest is EvaluateRequest plus the rendered .blockpatch in
+// Result.Patch: what plan and move --diff do. The patch is self-checked
+// against the same bytes, as check would evaluate it, and the check's
+// error is returned when it fails. Bytes the patch would have to show that
+// are not UTF-8 are invalid_utf8 (phase "render").
 func PlanRequest(req *Request, files Files) (*Plan, error) {
+	p, err := plan(req, files)
+	if err != nil {
+		return nil, err
+	}
+	text, err := p.render()
+	if err != nil {
+		return nil, err
+	}
+	out := p.result()
+	if err := p.selfCheck(text, out); err != nil {
+		return nil, err
+	}
+	patch := string(text)
+	out.Result.Patch = &patch
+	return out, nil
+}
+
+func plan(req *Request, files Files) (*planner, error) {
 	sh, err := req.classify()
 	if err != nil {
 		return nil, err
@@ -62,13 +87,16 @@ func PlanRequest(req *Request, files Files) (*Plan, error) {
 	case ShapeRemove:
 		err = p.remove()
 	}
+	if err == nil {
+		err = p.checkHash()
+	}
 	if err != nil {
 		return nil, err
 	}
-	return p.finish()
+	return p, nil
 }
 
-// planner carries one PlanRequest call.
+// planner carries one request.
 type planner struct {
 	req   *Request
 	sh    shape
@@ -78,17 +106,15 @@ type planner struct {
 	tree MapFiles
 
 	payload []byte
-	source  *Hunk
-	target  *Hunk
+	want    MapFiles // the tree after the move
+	status  Status   // empty: applied or noop, from want
 
-	// The outcome computed straight from the request, which the rendered
-	// patch must reproduce.
-	want        MapFiles
-	wantSource  *Range // the payload's range in the source file
-	wantInsert  *int   // the insertion offset in the destination
-	sourcePath  string // the files the hunks show, for invalid_utf8
-	targetPath  string
-	alreadyDone bool
+	source, target *Range // payload in src; target_range in dst
+	insertAt       *int   // insert_index in dst
+
+	// The hunks, rendered by render, and the offsets of their first bytes.
+	sourceHunk, targetHunk   *Hunk
+	sourceStart, targetStart int
 }
 
 func (p *planner) read(path string) ([]byte, error) {
@@ -104,7 +130,7 @@ func (p *planner) tb() []byte { return []byte(str(p.req.TargetBefore)) }
 func (p *planner) ta() []byte { return []byte(str(p.req.TargetAfter)) }
 
 // checkHash compares the payload with expected_payload_sha256.
-func (p *planner) checkHash(phase, path string) error {
+func (p *planner) checkHash() error {
 	want := p.req.ExpectedPayloadSHA256
 	if want == nil {
 		return nil
@@ -113,51 +139,56 @@ func (p *planner) checkHash(phase, path string) error {
 	if got == *want {
 		return nil
 	}
-	return &Error{Code: HashMismatch, Phase: phase, Path: path, Field: "expected_payload_sha256", PayloadSHA256: got,
+	return &Error{Code: HashMismatch, Phase: "payload", Field: "expected_payload_sha256", Anchor: "expected_payload_sha256",
 		Message: "expected_payload_sha256 " + *want + " does not match the payload, whose hash is " + got}
 }
 
-// selection finds the unique src_start...src_end pair in data and returns
-// the payload's range.
-func (p *planner) selection(data []byte) (int, int, error) {
-	start, end := []byte(*p.req.SrcStart), []byte(*p.req.SrcEnd)
+// selectionAnchor names the source delimiters in errors.
+const selectionAnchor = "src_start/src_end"
+
+// selection finds the unique src_start...src_end pair in data.
+func (p *planner) selection(data []byte) (Range, error) {
 	path := p.sh.src
-	sel := envelopes(data, start, end)
+	sel := envelopes(data, []byte(*p.req.SrcStart), []byte(*p.req.SrcEnd))
 	switch {
 	case sel.Count == 0:
-		anchor := "src_end"
-		if !bytes.Contains(data, start) {
-			anchor = "src_start"
-		}
-		msg := "src_start does not occur in " + path
-		if anchor == "src_end" {
-			msg = "src_end does not occur after src_start in " + path
-		}
-		return 0, 0, &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: anchor, Message: msg}
+		return Range{}, &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: selectionAnchor,
+			Message: "src_start ... src_end does not occur in " + path}
 	case !sel.Unique():
 		e := ambiguous(SourceAmbiguous, "source", path, data, sel)
+		e.Anchor = selectionAnchor
 		e.Message = "the src_start ... src_end selection is ambiguous in " + path + ": " + strconvCount(sel) + " matches"
-		return 0, 0, e
+		return Range{}, e
 	}
-	return sel.Ranges[0].Start, sel.Ranges[0].End, nil
+	return sel.Ranges[0], nil
+}
+
+// targetAnchor names the target sides given, for errors.
+func (p *planner) targetAnchor() string {
+	switch {
+	case len(p.tb()) == 0:
+		return "target_after"
+	case len(p.ta()) == 0:
+		return "target_before"
+	}
+	return "target_before+target_after"
 }
 
 // placement finds the unique target anchor in data and returns its range
 // and the insertion offset.
-func (p *planner) placement(data []byte) (anchor Range, ip int, err error) {
+func (p *planner) placement(data []byte) (Range, int, error) {
 	tb, ta := p.tb(), p.ta()
 	m := Find(data, concat(tb, ta))
 	switch {
 	case m.Count == 0:
-		return anchor, 0, &Error{Code: TargetNotFound, Phase: "target", Path: p.sh.dst, Anchor: "target",
-			Message: "target anchor not found in " + p.sh.dst}
+		return Range{}, 0, &Error{Code: TargetNotFound, Phase: "target", Path: p.sh.dst, Anchor: p.targetAnchor(),
+			Message: "the target anchor does not occur in " + p.sh.dst}
 	case !m.Unique():
 		e := ambiguous(TargetAmbiguous, "target", p.sh.dst, data, m)
-		e.Anchor = "target"
-		return anchor, 0, e
+		e.Anchor = p.targetAnchor()
+		return Range{}, 0, e
 	}
-	anchor = m.Ranges[0]
-	return anchor, anchor.Start + len(tb), nil
+	return m.Ranges[0], m.Ranges[0].Start + len(tb), nil
 }
 
 func (p *planner) relocate() error {
@@ -173,53 +204,32 @@ func (p *planner) relocate() error {
 			return err
 		}
 	}
-	ps, pe, err := p.selection(ds)
+	sel, err := p.selection(ds)
 	if err != nil {
 		return err
 	}
+	ps, pe := sel.Start, sel.End
 	p.payload = ds[ps:pe]
-	if err := p.checkHash("source", src); err != nil {
-		return err
-	}
-	if !same {
-		if m := Find(dt, concat(p.tb(), p.payload, p.ta())); m.Unique() {
-			ts := m.Ranges[0].Start + len(p.tb())
-			return partialDuplicate(src, dst, Range{ps, pe}, Range{ts, ts + len(p.payload)}, sha256Hex(p.payload))
-		}
-	}
 	anchor, ip, err := p.placement(dt)
 	if err != nil {
 		return err
 	}
 	if same && anchor.Start < pe && ps < anchor.End {
-		return targetOverlaps(dst, Range{ps, pe}, anchor)
+		return &Error{Code: TargetOverlapsSource, Phase: "target", Path: dst, Anchor: "blockpatch-target",
+			Message: "the target anchor overlaps the payload in " + dst}
 	}
-
-	p.wantSource, p.wantInsert = &Range{ps, pe}, &ip
+	p.source, p.target, p.insertAt = &sel, &anchor, &ip
 	p.want = p.tree.copy()
-	// In one file the hunks keep clear of each other (see the context
-	// rules): the target context stops at the payload, the source context
-	// at the insertion point.
-	srcLo, srcHi, tgtLo, tgtHi := 0, len(ds), 0, len(dt)
-	var srcAfter, dtAfter []byte
-	if same {
-		if ip <= ps {
-			dtAfter = concat(ds[:ip], p.payload, ds[ip:ps], ds[pe:])
-			srcLo, tgtHi = ip, ps
-		} else {
-			dtAfter = concat(ds[:ps], ds[pe:ip], p.payload, ds[ip:])
-			srcHi, tgtLo = ip, pe
-		}
-		srcAfter = dtAfter
-		p.want[src] = dtAfter
-	} else {
-		srcAfter = concat(ds[:ps], ds[pe:])
-		dtAfter = concat(dt[:ip], p.payload, dt[ip:])
-		p.want[src], p.want[dst] = srcAfter, dtAfter
+	if !same {
+		p.want[src] = concat(ds[:ps], ds[pe:])
+		p.want[dst] = concat(dt[:ip], p.payload, dt[ip:])
+		return nil
 	}
-	p.source = p.sourceHunk(ds, ps, pe, srcLo, srcHi, srcAfter)
-	p.target = p.targetHunk(dt, anchor, ip, tgtLo, tgtHi, dtAfter, !same)
-	p.sourcePath, p.targetPath = src, dst
+	if ip <= ps {
+		p.want[src] = concat(ds[:ip], p.payload, ds[ip:ps], ds[pe:])
+	} else {
+		p.want[src] = concat(ds[:ps], ds[pe:ip], p.payload, ds[ip:])
+	}
 	return nil
 }
 
@@ -229,82 +239,67 @@ func (p *planner) delete() error {
 	if err != nil {
 		return err
 	}
-	ps, pe, err := p.selection(ds)
+	sel, err := p.selection(ds)
 	if err != nil {
 		return err
 	}
-	p.payload = ds[ps:pe]
-	if err := p.checkHash("source", src); err != nil {
-		return err
-	}
-	after := concat(ds[:ps], ds[pe:])
+	p.payload = ds[sel.Start:sel.End]
+	p.source = &sel
 	p.want = p.tree.copy()
-	p.want[src] = after
-	p.wantSource = &Range{ps, pe}
-	p.source = p.sourceHunk(ds, ps, pe, 0, len(ds), after)
-	p.sourcePath = src
+	p.want[src] = concat(ds[:sel.Start], ds[sel.End:])
 	return nil
 }
 
 func (p *planner) insert() error {
 	dst := p.sh.dst
 	p.payload = []byte(*p.req.Payload)
-	if err := p.checkHash("parse", ""); err != nil {
-		return err
-	}
 	dt, err := p.read(dst)
 	if err != nil {
 		return err
 	}
+	if err := p.checkHash(); err != nil {
+		return err
+	}
 	p.want = p.tree.copy()
-	p.targetPath = dst
-	tb, ta := p.tb(), p.ta()
-	if m := Find(dt, concat(tb, p.payload, ta)); m.Unique() {
-		// Already applied: render the hunk that would have inserted the
-		// payload found here, from the file as it was before.
-		ip := m.Ranges[0].Start + len(tb)
-		pe := ip + len(p.payload)
-		before := concat(dt[:ip], dt[pe:])
-		anchor := Range{m.Ranges[0].Start, ip + len(ta)}
-		x, y := targetContext(before, anchor, ip, 0, len(before))
-		p.target = newHunk(RoleTarget, dt, x, dt[x:ip], p.payload, dt[pe:y+len(p.payload)])
-		p.wantInsert, p.alreadyDone = &ip, true
+	if m := Find(dt, concat(p.tb(), p.payload, p.ta())); m.Unique() {
+		ip := m.Ranges[0].Start + len(p.tb())
+		p.target, p.insertAt, p.status = &m.Ranges[0], &ip, StatusAlreadyApplied
 		return nil
 	}
 	anchor, ip, err := p.placement(dt)
 	if err != nil {
 		return err
 	}
-	after := concat(dt[:ip], p.payload, dt[ip:])
-	p.want[dst] = after
-	p.wantInsert = &ip
-	p.target = p.targetHunk(dt, anchor, ip, 0, len(dt), after, true)
+	p.target, p.insertAt = &anchor, &ip
+	p.want[dst] = concat(dt[:ip], p.payload, dt[ip:])
 	return nil
 }
 
 func (p *planner) create() error {
 	dst := p.sh.dst
 	p.payload = []byte(*p.req.Payload)
-	if err := p.checkHash("parse", ""); err != nil {
-		return err
-	}
 	data, err := p.read(dst)
+	if err == nil || errors.Is(err, &Error{Code: FileNotFound}) {
+		if err := p.checkHash(); err != nil {
+			return err
+		}
+	}
+	zero := 0
+	p.insertAt = &zero
 	switch {
 	case errors.Is(err, &Error{Code: FileNotFound}):
 		p.want = p.tree.copy()
 		p.want[dst] = p.payload
+		p.target = &Range{}
 	case err != nil:
 		return err
 	case bytes.Equal(data, p.payload):
-		p.want, p.alreadyDone = p.tree.copy(), true
+		p.want, p.status = p.tree.copy(), StatusAlreadyApplied
+		p.target = &Range{0, len(data)}
 	default:
-		return &Error{Code: DestinationExists, Phase: "target", Path: dst,
+		return &Error{Code: DestinationExists, Phase: "target", Path: dst, Anchor: "blockpatch-target",
 			Message: dst + " already exists with different content"}
 	}
-	zero := 0
-	p.wantInsert = &zero
-	p.target = newHunk(RoleTarget, nil, 0, nil, p.payload, nil)
-	p.targetPath = dst
 	return nil
 }
 
@@ -315,145 +310,229 @@ func (p *planner) remove() error {
 		return err
 	}
 	p.payload = data
-	if err := p.checkHash("source", src); err != nil {
-		return err
-	}
+	p.source = &Range{0, len(data)}
 	p.want = p.tree.copy()
 	delete(p.want, src)
-	p.wantSource = &Range{0, len(data)}
-	p.source = newHunk(RoleSource, data, 0, nil, data, nil)
-	p.sourcePath = src
 	return nil
 }
 
-// The context rules.
-//
-// A hunk shows whole lines around its change. The source hunk starts with
-// the line holding the byte just before the payload (only its part before
-// the payload when the payload starts mid-line) and ends with the line
-// holding the byte just after it (from the payload's end when that is
-// mid-line); at a file edge that side is empty. The target hunk shows the
-// lines covering target_before and target_after: from the start of the
-// line where the anchor starts to the end of the line where it ends. With
-// only one anchor side given and the insertion point mid-line, the rest of
-// that line on the other side is shown too, so the split line is whole.
-//
-// In a same-file move the target context stops at the payload (check
-// refuses a target anchor that overlaps it), and the source context stops
-// at the insertion point, so that both hunks still match after the move
-// and the patch reverses.
-//
-// Minimal context makes a correct patch, because the payload selected by
-// src_start...src_end and the anchor target_before+target_after are each
-// unique. It is widened when the patch would otherwise not survive a retry
-// or -R. The source hunk wants its search text gone after the move (so a
-// retry is already_applied) and its two contexts together to occur exactly
-// once then (so -R finds where to put the payload back). The target hunk
-// wants its final text to occur exactly once after the move, and, for
-// cross-file moves and insertions, not exactly once before it (check would
-// take that for partial_applied_duplicate or already_applied). Widening
-// adds 1, 2, 4, 8, ... extra lines on both sides, up to the file's edges
-// or the stops above, and takes the first context that meets every wish.
-// When none does, the first context that meets the most important wishes
-// is kept; for the source hunk, in this order: retry and -R work; retry
-// works and -R fails cleanly, its anchor missing or ambiguous (here a
-// same-file source context may run past the insertion point, which breaks
-// its anchor after the move); retry works but -R would put the payload
-// elsewhere; nothing works.
-
-// sourceHunk builds the source hunk for payload data[ps:pe], keeping its
-// context within [lo, hi) if it can; after is the source file after the
-// move.
-func (p *planner) sourceHunk(data []byte, ps, pe, lo, hi int, after []byte) *Hunk {
-	x, y := 0, len(data)
-	if ps > 0 {
-		x = lineStart(data, ps-1)
+// result builds the plan of the move: the changes in commit order (the
+// destination before the source) and the result to print.
+func (p *planner) result() *Plan {
+	out := &Plan{}
+	r := &out.Result
+	r.OK, r.Changed = true, []string{}
+	switch {
+	case p.sh.src == DevNull:
+		r.Affected = []string{p.sh.dst}
+	case p.sh.dst == DevNull || p.sh.src == p.sh.dst:
+		r.Affected = []string{p.sh.src}
+	default:
+		r.Affected = []string{p.sh.src, p.sh.dst}
 	}
+	for _, path := range []string{p.sh.dst, p.sh.src} {
+		if path == DevNull || (path == p.sh.src && path == p.sh.dst && len(out.Changes) > 0) {
+			continue
+		}
+		old, had := p.tree[path]
+		now, has := p.want[path]
+		switch {
+		case !has && had:
+			out.Changes = append(out.Changes, Change{Path: path, Remove: true})
+		case has && (!had || !bytes.Equal(old, now)):
+			out.Changes = append(out.Changes, Change{Path: path, Data: [][]byte{now}, Create: !had})
+		}
+	}
+	for _, path := range r.Affected {
+		for _, c := range out.Changes {
+			if c.Path == path {
+				r.Changed = append(r.Changed, path)
+			}
+		}
+	}
+	r.Noop = len(r.Changed) == 0
+	r.Status = p.status
+	if r.Status == "" {
+		r.Status = StatusApplied
+		if r.Noop {
+			r.Status = StatusNoop
+		}
+	}
+	if r.Status == StatusAlreadyApplied {
+		out.Changes = nil
+	}
+	r.Moves = []MoveResult{{ID: MoveID, Src: p.sh.src, Dst: p.sh.dst, PayloadSHA256: sha256Hex(p.payload),
+		PayloadBytes: len(p.payload), SourceRange: p.source, TargetRange: p.target, InsertIndex: p.insertAt}}
+	r.Warnings = p.warnings()
+	return out
+}
+
+// warnings returns the adjacent_bytes warnings of blockpatch 1.1.1: a
+// target side and the payload that meet with no "\n" between them.
+func (p *planner) warnings() []Warning {
+	if p.sh.kind != ShapeRelocate && p.sh.kind != ShapeInsert || len(p.payload) == 0 {
+		return nil
+	}
+	var out []Warning
+	tb, ta := p.tb(), p.ta()
+	if len(tb) > 0 && tb[len(tb)-1] != '\n' && p.payload[0] != '\n' {
+		out = append(out, Warning{Code: "adjacent_bytes", Path: p.sh.dst, Phase: "target", Boundary: "target_before+payload",
+			Message:         "Insertion will place payload immediately after target_before with no newline or separator inserted by blockpatch",
+			SuggestedAction: "include the intended newline in target_before or at the start of payload"})
+	}
+	if len(ta) > 0 && ta[0] != '\n' && p.payload[len(p.payload)-1] != '\n' {
+		out = append(out, Warning{Code: "adjacent_bytes", Path: p.sh.dst, Phase: "target", Boundary: "payload+target_after",
+			Message:         "Insertion will place target_after immediately after payload with no newline or separator inserted by blockpatch",
+			SuggestedAction: "include the intended newline at the end of payload or at the start of target_after"})
+	}
+	return out
+}
+
+// The context rules, as upstream renders them.
+//
+// The source hunk shows one line on each side of the payload: before it,
+// the line ending just before the payload, or only the part of the
+// payload's first line before it when the payload starts mid-line; after
+// it, the line starting just after the payload, or only the rest of the
+// payload's last line. At a file edge that side is empty, and so is the
+// side before an offset of 1 in a file that has a newline anywhere (an
+// upstream quirk, kept so patches match byte for byte).
+//
+// The target hunk shows exactly the matched target_before and
+// target_after; a side with no anchor text shows one line there in the
+// same way as the source hunk (the line before the insertion point, or the
+// start of the line it splits; the line after it, or the rest of the line
+// it splits).
+//
+// In a same-file move the target context never reaches into the payload:
+// a side that would is cut at the payload's edge. Upstream instead refuses
+// such a plan with target_overlaps_source although move accepts it; plan
+// is documented as move --diff, so the reference plans what move does.
+
+// render builds both hunks and the patch text.
+func (p *planner) render() ([]byte, error) {
+	src, dst := p.sh.src, p.sh.dst
+	same := src == dst
+	ds, dt := p.tree[src], p.tree[dst]
+	// Whole-file hunks start at line 1 on the file's side, or 0 when the
+	// payload is empty; the /dev/null side is 0,0.
+	whole := min(len(p.payload), 1)
+	switch p.sh.kind {
+	case ShapeCreate:
+		p.targetHunk = newHunk(RoleTarget, 0, whole, nil, p.payload, nil)
+	case ShapeRemove:
+		p.sourceHunk = newHunk(RoleSource, whole, 0, nil, p.payload, nil)
+	case ShapeDelete:
+		p.sourceHunk = p.renderSource(ds)
+	case ShapeInsert:
+		if p.status == StatusAlreadyApplied {
+			// Render the hunk that would have made this file, against the
+			// file without the payload.
+			ip := *p.insertAt
+			dt = concat(dt[:ip], dt[ip+len(p.payload):])
+			anchor := Range{p.target.Start, p.target.End - len(p.payload)}
+			p.targetHunk = p.renderTarget(dt, anchor, ip, nil)
+		} else {
+			p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt, nil)
+		}
+	default:
+		var sel *Range
+		if same {
+			sel = p.source
+		}
+		p.sourceHunk = p.renderSource(ds)
+		p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt, sel)
+		// In one file, a hunk whose first byte comes after the other's
+		// change is numbered after it.
+		if same {
+			lines := bodyLines(p.payload)
+			if *p.insertAt <= p.sourceStart {
+				p.sourceHunk.NewStart += lines
+			}
+			if p.source.End <= p.targetStart {
+				p.targetHunk.NewStart -= lines
+			}
+		}
+	}
+	for _, h := range []*Hunk{p.sourceHunk, p.targetHunk} {
+		if h == nil {
+			continue
+		}
+		for _, part := range [][]byte{h.Before, h.Payload, h.After} {
+			if !utf8.Valid(part) {
+				return nil, &Error{Code: InvalidUTF8, Phase: "render", Anchor: "move --diff",
+					Message: "the patch would have to show bytes that are not valid UTF-8"}
+			}
+		}
+	}
+	m := &Move{ID: MoveID, PayloadSHA256: sha256Hex(p.payload), Shape: p.sh.kind,
+		Src: src, Dst: dst, Source: p.sourceHunk, Target: p.targetHunk}
+	switch m.Shape {
+	case ShapeInsert:
+		m.Src = m.Dst
+	case ShapeDelete:
+		m.Dst = m.Src
+	}
+	return Format(m.Patch()), nil
+}
+
+// Hunk numbers follow upstream: the old start is the line of the hunk's
+// first byte in the file before the move, and the new start is the same
+// plus or minus the payload's body lines when, in a same-file move, the
+// other hunk's change comes before that byte. A side with no lines keeps
+// its start.
+
+// renderSource builds the source hunk for the payload at p.source in data.
+func (p *planner) renderSource(data []byte) *Hunk {
+	ps, pe := p.source.Start, p.source.End
+	x, y := lineBefore(data, ps), pe
 	if pe < len(data) {
 		y = lineEnd(data, pe)
 	}
-	rank := func(x, y int) int {
-		if Find(after, concat(data[x:ps], p.payload, data[pe:y])).Count != 0 {
-			return 3 // a retry would find the source again
-		}
-		anchor := concat(data[x:ps], data[pe:y])
-		unique := len(anchor) == 0 || Find(after, anchor).Unique()
-		switch crossing := x < lo || y > hi; {
-		case unique && !crossing:
-			return 0
-		case unique:
-			return 2 // -R would put the payload back in the wrong place
-		}
-		return 1 // -R fails: its anchor is missing or ambiguous
-	}
-	x, y = choose(data, x, y, [][2]int{{lo, hi}, {0, len(data)}}, rank)
-	return newHunk(RoleSource, data, x, data[x:ps], p.payload, data[pe:y])
+	old := lineOf(data, x)
+	p.sourceStart = x
+	return newHunk(RoleSource, old, old, data[x:ps], p.payload, data[pe:y])
 }
 
-// targetHunk builds the target hunk for an insertion at ip whose anchor is
-// anchor, keeping its context within [lo, hi); after is the destination
-// after the move. probe says check first looks for the final text (cross-
-// file relocation, insertion), which must then not occur exactly once now.
-func (p *planner) targetHunk(data []byte, anchor Range, ip, lo, hi int, after []byte, probe bool) *Hunk {
-	x, y := targetContext(data, anchor, ip, lo, hi)
-	rank := func(x, y int) int {
-		final := concat(data[x:ip], p.payload, data[ip:y])
-		switch {
-		case probe && Find(data, final).Unique():
-			return 2 // check would not even move
-		case !Find(after, final).Unique():
-			return 1 // a retry or -R would not find the payload
+// renderTarget builds the target hunk for an insertion at ip in data whose
+// matched anchor is anchor; sel is the payload's place in data for a
+// same-file move (nil otherwise).
+func (p *planner) renderTarget(data []byte, anchor Range, ip int, sel *Range) *Hunk {
+	x, y := anchor.Start, anchor.End
+	if x == ip {
+		x = lineBefore(data, ip)
+	}
+	if y == ip && ip < len(data) {
+		y = lineEnd(data, ip)
+	}
+	if sel != nil {
+		if ip <= sel.Start {
+			y = min(y, sel.Start)
+		} else {
+			x = max(x, sel.End)
 		}
+	}
+	old := lineOf(data, x)
+	p.targetStart = x
+	return newHunk(RoleTarget, old, old, data[x:ip], p.payload, data[ip:y])
+}
+
+// lineBefore is where the context before offset i starts: the start of
+// the line ending at i, or of the line i splits. Like upstream, it shows
+// nothing for i == 1 in a file that holds a newline.
+func lineBefore(data []byte, i int) int {
+	if i == 1 && bytes.IndexByte(data, '\n') >= 0 {
+		return i
+	}
+	if i == 0 {
 		return 0
 	}
-	x, y = choose(data, x, y, [][2]int{{lo, hi}}, rank)
-	return newHunk(RoleTarget, data, x, data[x:ip], p.payload, data[ip:y])
+	return lineStart(data, i-1)
 }
 
-// targetContext is the minimal target context [x, y) around an insertion
-// at ip with the given anchor, within [lo, hi).
-func targetContext(data []byte, anchor Range, ip, lo, hi int) (int, int) {
-	x := lineStart(data, anchor.Start)
-	y := anchor.End
-	if y < len(data) && (y == 0 || data[y-1] != '\n') {
-		y = lineEnd(data, y)
-	}
-	return max(x, lo), min(y, hi)
-}
-
-// choose returns the context with the lowest rank among the candidates:
-// for each of the bounds in turn, the minimal context [x, y) cut to the
-// bounds, then widened by 1, 2, 4, ... lines on each side until it fills
-// them. The first candidate of rank 0 ends the search; among equal ranks
-// the earlier candidate wins.
-func choose(data []byte, x, y int, bounds [][2]int, rank func(x, y int) int) (int, int) {
-	bx, by, best := 0, 0, -1
-	for _, b := range bounds {
-		lo, hi := b[0], b[1]
-		cx, cy := max(x, lo), min(y, hi)
-		for k := 0; ; {
-			if r := rank(cx, cy); best < 0 || r < best {
-				bx, by, best = cx, cy, r
-				if r == 0 {
-					return bx, by
-				}
-			}
-			if cx == lo && cy == hi {
-				break
-			}
-			steps := max(k, 1) // from k to 2k extra lines (0 to 1 first)
-			for range steps {
-				if cx > lo {
-					cx = max(lineStart(data, cx-1), lo)
-				}
-				if cy < hi {
-					cy = min(lineEnd(data, cy), hi)
-				}
-			}
-			k += steps
-		}
-	}
-	return bx, by
+// lineOf is the 1-based number of the line holding data[i].
+func lineOf(data []byte, i int) int {
+	return 1 + bytes.Count(data[:i], newline)
 }
 
 // lineStart returns the start of the line holding data[i].
@@ -470,77 +549,28 @@ func lineEnd(data []byte, i int) int {
 	return len(data)
 }
 
-// finish renders the move, self-checks the patch and returns its plan.
-func (p *planner) finish() (*Plan, error) {
-	for _, h := range []struct {
-		hunk *Hunk
-		path string
-		role string
-	}{{p.source, p.sourcePath, "source"}, {p.target, p.targetPath, "target"}} {
-		if h.hunk == nil {
-			continue
-		}
-		for _, part := range [][]byte{h.hunk.Before, h.hunk.Payload, h.hunk.After} {
-			if !utf8.Valid(part) {
-				return nil, &Error{Code: InvalidUTF8, Phase: h.role, Path: h.path,
-					Message: "the patch would have to show bytes of " + h.path + " that are not valid UTF-8"}
-			}
-		}
-	}
-	m := &Move{ID: MoveID, PayloadSHA256: sha256Hex(p.payload), Shape: p.sh.kind,
-		Src: p.sh.src, Dst: p.sh.dst, Source: p.source, Target: p.target}
-	switch m.Shape {
-	case ShapeInsert:
-		m.Src = m.Dst
-	case ShapeDelete:
-		m.Dst = m.Src
-	}
-	text := Format(m.Patch())
-	plan, err := p.selfCheck(text)
-	if err != nil {
-		return nil, &Error{Code: UnexpectedError, Phase: "verify", Err: err,
-			Message: "internal error: the rendered patch failed its self-check: " + err.Error()}
-	}
-	patch := string(text)
-	plan.Result.Patch = &patch
-	return plan, nil
-}
-
 // selfCheck evaluates the rendered patch as check would, against the bytes
-// the plan was made from, and compares the outcome with the one computed
-// straight from the request.
-func (p *planner) selfCheck(text []byte) (*Plan, error) {
-	patch, err := Parse(text)
+// the plan was made from, and compares its outcome with the plan's. A
+// refusal is returned as check gives it; another outcome is
+// unexpected_error, a bug.
+func (p *planner) selfCheck(text []byte, want *Plan) error {
+	got, err := Check(text, p.tree, Options{Strip: 1})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	m, err := patch.Resolve(1)
-	if err != nil {
-		return nil, err
-	}
-	plan, err := Evaluate(m, p.tree)
-	if err != nil {
-		return nil, err
-	}
-	status := StatusApplied
+	status := want.Result.Status
+	var why string
 	switch {
-	case p.alreadyDone:
-		status = StatusAlreadyApplied
-	case p.want.equal(p.tree):
-		status = StatusNoop
+	case got.Result.Status != status:
+		why = "status " + string(got.Result.Status) + ", want " + string(status)
+	case !p.tree.Apply(got).equal(p.tree.Apply(want)):
+		why = "the patch gives other bytes than the move"
 	}
-	mv := plan.Result.Moves[0]
-	switch {
-	case plan.Result.Status != status:
-		return nil, errors.New("status " + string(plan.Result.Status) + ", want " + string(status))
-	case !p.tree.Apply(plan).equal(p.want):
-		return nil, errors.New("the patch gives other bytes than the move")
-	case p.wantSource != nil && !p.alreadyDone && (mv.SourceRange == nil || *mv.SourceRange != *p.wantSource):
-		return nil, errors.New("the patch cuts the payload elsewhere")
-	case p.wantInsert != nil && (mv.InsertIndex == nil || *mv.InsertIndex != *p.wantInsert):
-		return nil, errors.New("the patch inserts the payload elsewhere")
+	if why != "" {
+		return &Error{Code: UnexpectedError, Phase: "verify",
+			Message: "internal error: the rendered patch failed its self-check: " + why}
 	}
-	return plan, nil
+	return nil
 }
 
 func (m MapFiles) copy() MapFiles {
