@@ -47,7 +47,8 @@ func (r *run) move() error {
 		o.jsonOutput = true
 	}
 	if diff && !o.jsonOutput {
-		_, err := io.WriteString(r.env.Stdout, *plan.Result.Patch)
+		// Upstream prints the patch as a line: one more newline after it.
+		_, err := io.WriteString(r.env.Stdout, *plan.Result.Patch+"\n")
 		return err
 	}
 	dry := diff || o.dryRun || (req.DryRun != nil && *req.DryRun)
