@@ -13,7 +13,8 @@ const MoveID = "move-1"
 
 // EvaluateRequest plans a move request against files without writing and
 // without rendering a patch: what move does. Its Plan holds the changes to
-// commit and the result to print.
+// commit and the result to print. Like upstream, it still refuses a
+// remove_file whose bytes are not UTF-8 (invalid_utf8).
 //
 // Errors, in the order they are found: the codes of Request.Validate; the
 // read errors of src, then dst (file_not_found, symlink_path, ...);
@@ -42,6 +43,10 @@ func EvaluateRequest(req *Request, files Files) (*Plan, error) {
 	p, err := plan(req, files)
 	if err != nil {
 		return nil, err
+	}
+	// Upstream's move renders a whole-file removal: it must be UTF-8 text.
+	if p.sh.kind == ShapeRemove && !utf8.Valid(p.payload) {
+		return nil, errNotUTF8()
 	}
 	return p.result(), nil
 }
@@ -460,8 +465,7 @@ func (p *planner) render() ([]byte, error) {
 		}
 		for _, part := range [][]byte{h.Before, h.Payload, h.After} {
 			if !utf8.Valid(part) {
-				return nil, &Error{Code: InvalidUTF8, Phase: "render", Anchor: "move --diff",
-					Message: "the patch would have to show bytes that are not valid UTF-8"}
+				return nil, errNotUTF8()
 			}
 		}
 	}
@@ -515,6 +519,11 @@ func (p *planner) renderTarget(data []byte, anchor Range, ip int, sel *Range) *H
 	old := lineOf(data, x)
 	p.targetStart = x
 	return newHunk(RoleTarget, old, old, data[x:ip], p.payload, data[ip:y])
+}
+
+func errNotUTF8() error {
+	return &Error{Code: InvalidUTF8, Phase: "render", Anchor: "move --diff",
+		Message: "the patch would have to show bytes that are not valid UTF-8"}
 }
 
 // lineBefore is where the context before offset i starts: the start of
