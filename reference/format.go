@@ -9,7 +9,8 @@ import (
 // The layout is the canonical one of the published examples: per section
 // the diff --blockpatch line, the version line, the metadata line (id,
 // then role when set, then payload-sha256, then the x- extensions), the
-// --- and +++ headers; then each hunk after one blank line, counts always
+// --- and +++ headers; then one blank line and the hunks, back to back
+// (GNU patch reads a blank line as the end of a patch), counts always
 // explicit. Sections are separated by one blank line. A body line whose
 // bytes lack a closing "\n" is followed by the no-newline marker.
 //
@@ -35,8 +36,8 @@ func Format(p *Patch) []byte {
 			b.WriteString(" " + x)
 		}
 		b.WriteString("\n--- " + s.OldPath + "\n+++ " + s.NewPath + "\n")
+		b.WriteByte('\n')
 		for _, h := range s.Hunks {
-			b.WriteByte('\n')
 			formatHunk(&b, p.ID, h)
 		}
 	}
@@ -68,6 +69,9 @@ func formatHunk(b *bytes.Buffer, id string, h *Hunk) {
 	formatLines(b, ' ', h.Before)
 	formatLines(b, prefix, h.Payload)
 	formatLines(b, ' ', h.After)
+	if len(h.Before)+len(h.Payload)+len(h.After) == 0 {
+		b.WriteByte('\n') // upstream writes an empty body as one blank line
+	}
 }
 
 // formatLines writes data as body lines with the given prefix, marking a
@@ -114,28 +118,16 @@ func (m *Move) Patch() *Patch {
 	return p
 }
 
-// newHunk builds a hunk whose first body line starts at offset x of data,
-// the file before the move (nil for a file that does not exist yet), and
-// sets its ranges as unified diff would if the hunk were the only change:
-// both starts are the 1-based line number of x, the counts are the body
-// line counts, and a side with no lines starts at the line before (so
-// whole-file hunks get 0,0 on the /dev/null side).
-func newHunk(role Role, data []byte, x int, before, payload, after []byte) *Hunk {
-	h := &Hunk{Role: role, Before: before, Payload: payload, After: after}
+// newHunk builds a hunk with the given starts; the counts are the body
+// lines of each side.
+func newHunk(role Role, oldStart, newStart int, before, payload, after []byte) *Hunk {
+	h := &Hunk{Role: role, Before: before, Payload: payload, After: after, OldStart: oldStart, NewStart: newStart}
 	context := bodyLines(before) + bodyLines(after)
 	h.OldCount, h.NewCount = context, context
 	if role == RoleSource {
 		h.OldCount += bodyLines(payload)
 	} else {
 		h.NewCount += bodyLines(payload)
-	}
-	line := 1 + bytes.Count(data[:x], newline)
-	h.OldStart, h.NewStart = line, line
-	if h.OldCount == 0 {
-		h.OldStart--
-	}
-	if h.NewCount == 0 {
-		h.NewStart--
 	}
 	return h
 }

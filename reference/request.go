@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -30,24 +30,21 @@ const (
 	ModeRemoveFile = "remove_file"
 )
 
-// DecodeRequest decodes and validates move JSON. Bytes that are not one
-// JSON object encoded as UTF-8 are invalid_json. A well-formed object is
-// then checked member by member: an unknown or repeated key, a member of
-// the wrong JSON type, or a string holding an unpaired UTF-16 surrogate
-// escape is invalid_move_args with field naming the member. Last, the
-// request must describe one valid shape (see Request.Validate).
+// DecodeRequest decodes and validates move JSON as upstream does. Bytes
+// that are not UTF-8 are read with U+FFFD in place of each bad byte, and
+// lone UTF-16 surrogate escapes become U+FFFD too. Text that is not JSON is
+// invalid_json; JSON that is not an object is invalid_move_args without a
+// field. Members are then judged in document order: an unknown key or a
+// value of the wrong type (null included) is invalid_move_args naming the
+// member. A repeated key keeps its last value. Last, the request must
+// describe one valid shape (see Request.Validate).
 func DecodeRequest(data []byte) (*Request, error) {
 	members, err := jsonObject(data)
 	if err != nil {
 		return nil, err
 	}
 	req := &Request{}
-	seen := map[string]bool{}
 	for _, m := range members {
-		if seen[m.key] {
-			return nil, argsError(m.key, "member %s is given twice", strconv.Quote(m.key))
-		}
-		seen[m.key] = true
 		if err := req.set(m.key, m.raw); err != nil {
 			return nil, err
 		}
@@ -63,51 +60,60 @@ type member struct {
 	raw json.RawMessage
 }
 
-// jsonObject splits data, which must be exactly one JSON object, into its
-// members in document order. Any syntax problem is invalid_json: the whole
-// text is read before any member is judged, so a broken document is never
-// reported as a bad member.
+// jsonObject splits data into the members of one JSON object, each key
+// once, at the place of its first occurrence with the value of its last.
+// The whole text is read before any member is judged, so a broken document
+// is never reported as a bad member.
 func jsonObject(data []byte) ([]member, error) {
 	bad := func(why string) error {
-		return &Error{Code: InvalidJSON, Phase: "parse", Message: "invalid move JSON: " + why}
+		return &Error{Code: InvalidJSON, Message: "invalid move JSON: " + why}
 	}
-	if !utf8.Valid(data) {
-		return nil, bad("the request is not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err == io.EOF {
-		return nil, bad("the request is empty")
-	}
-	if err != nil {
+	data = validUTF8(data)
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		if err == nil {
+			err = errors.New("not JSON")
+		}
 		return nil, bad(err.Error())
 	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, _ := dec.Token()
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, bad("the request must be a single JSON object")
+		return nil, &Error{Code: InvalidMoveArgs, Message: "invalid move request: the request must be a JSON object"}
 	}
 	var members []member
+	index := map[string]int{}
 	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, bad(err.Error())
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, bad("expected a member name")
-		}
+		tok, _ := dec.Token()
+		key, _ := tok.(string)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, bad(err.Error())
 		}
+		if i, seen := index[key]; seen {
+			members[i].raw = raw
+			continue
+		}
+		index[key] = len(members)
 		members = append(members, member{key, raw})
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, bad(err.Error())
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, bad("the request must be a single JSON object, with nothing after it")
-	}
 	return members, nil
+}
+
+// validUTF8 returns data with every byte that is not part of a UTF-8
+// sequence replaced by U+FFFD.
+func validUTF8(data []byte) []byte {
+	if utf8.Valid(data) {
+		return data
+	}
+	out := make([]byte, 0, len(data)+8)
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		out = utf8.AppendRune(out, r)
+		data = data[n:]
+	}
+	return out
 }
 
 // set stores one member's value, checking its JSON type.
@@ -142,14 +148,8 @@ func (r *Request) set(key string, raw json.RawMessage) error {
 	default:
 		return argsError(key, "unknown member %s", strconv.Quote(key))
 	}
-	if len(raw) == 0 || raw[0] != '"' {
-		return argsError(key, "%s must be a string", key)
-	}
-	if !pairedSurrogates(raw) {
-		return argsError(key, "%s holds a \\u escape of an unpaired UTF-16 surrogate, which is no character", key)
-	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
 		return argsError(key, "%s must be a string", key)
 	}
 	if slot == nil {
@@ -160,57 +160,19 @@ func (r *Request) set(key string, raw json.RawMessage) error {
 	return nil
 }
 
-// pairedSurrogates reports whether every \u escape of a UTF-16 surrogate
-// in a well-formed JSON string literal is a high surrogate directly
-// followed by a low one. encoding/json would silently turn a lone
-// surrogate into U+FFFD, so that the request would match other bytes than
-// the caller wrote.
-func pairedSurrogates(lit []byte) bool {
-	unit := func(i int) (rune, bool) { // the \uXXXX escape at lit[i:], if any
-		if i+6 > len(lit) || lit[i] != '\\' || lit[i+1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(lit[i+2:i+6]), 16, 32)
-		return rune(v), err == nil
-	}
-	for i := 0; i < len(lit); i++ {
-		if lit[i] != '\\' {
-			continue
-		}
-		u, ok := unit(i)
-		if !ok {
-			i++ // a two-character escape such as \" or \\
-			continue
-		}
-		switch {
-		case u >= 0xD800 && u < 0xDC00:
-			lo, ok := unit(i + 6)
-			if !ok || lo < 0xDC00 || lo > 0xDFFF {
-				return false
-			}
-			i += 11
-		case u >= 0xDC00 && u <= 0xDFFF:
-			return false
-		default:
-			i += 5
-		}
-	}
-	return true
-}
-
 // argsError is invalid_move_args naming the offending member.
 func argsError(field, format string, args ...any) *Error {
 	e := errorf(InvalidMoveArgs, "invalid move request: "+format, args...)
-	e.Field, e.Phase = field, "parse"
+	e.Field = field
 	return e
 }
 
-// Validate checks that the request describes exactly one shape. It returns
-// invalid_move_args with field naming the member at fault, and
-// invalid_path (field "src" or "dst") for a src or dst other than
-// /dev/null that breaks the path rules. The checks run in this order: src,
-// dst, the pair of endpoints, mode, payload, the source delimiters, the
-// target anchors, expected_payload_sha256.
+// Validate checks that the request describes exactly one shape, in
+// upstream's order: src present, mode one of the two values,
+// expected_payload_sha256 well formed, src and dst valid operation paths
+// (invalid_path or path_outside_cwd, phase "path"), then the members the
+// shape needs or forbids. Every other failure is invalid_move_args naming
+// the member at fault.
 func (r *Request) Validate() error {
 	_, err := r.classify()
 	return err
@@ -227,100 +189,138 @@ func (r *Request) classify() (shape, error) {
 	if r.Src == "" {
 		return sh, argsError("src", "src is missing or empty")
 	}
-	if err := checkEndpoint(r.Src, "src"); err != nil {
-		return sh, err
+	if r.Mode != nil && *r.Mode != ModeCreateFile && *r.Mode != ModeRemoveFile {
+		return sh, argsError("mode", "mode must be create_file or remove_file, not %s", strconv.Quote(*r.Mode))
+	}
+	if h := r.ExpectedPayloadSHA256; h != nil && !shaPattern.MatchString(*h) {
+		return sh, argsError("expected_payload_sha256", "expected_payload_sha256 must be 64 lowercase hex digits")
 	}
 	src, dst := r.Src, r.Src
 	if r.Dst != nil {
-		if *r.Dst == "" {
-			return sh, argsError("dst", "dst is empty")
-		}
-		if err := checkEndpoint(*r.Dst, "dst"); err != nil {
-			return sh, err
-		}
 		dst = *r.Dst
 	}
-	if src == DevNull && dst == DevNull {
-		if r.Dst == nil {
-			return sh, argsError("dst", "dst is required when src is /dev/null")
+	for _, p := range []string{src, dst} {
+		if err := checkEndpoint(p); err != nil {
+			return sh, err
 		}
-		return sh, argsError("dst", "src and dst cannot both be /dev/null")
 	}
 	sh.src, sh.dst = src, dst
 
-	// notAllowed reports the first present member among names.
-	notAllowed := func(why string, names ...string) error {
+	// present reports the first member among names that is present;
+	// nonEmpty the first that is present and not empty.
+	present := func(names ...string) string {
 		for _, n := range names {
 			if r.member(n) != nil {
-				return argsError(n, "%s is not allowed %s", n, why)
+				return n
+			}
+		}
+		return ""
+	}
+	forbid := func(why string, names ...string) error {
+		if n := present(names...); n != "" {
+			return argsError(n, "%s is not allowed %s", n, why)
+		}
+		return nil
+	}
+	need := func(why string, names ...string) error {
+		for _, n := range names {
+			if str(r.member(n)) == "" {
+				return argsError(n, "%s is missing or empty: %s", n, why)
 			}
 		}
 		return nil
 	}
-	if r.Mode != nil {
-		switch *r.Mode {
-		case ModeCreateFile:
-			if src != DevNull {
-				return sh, argsError("mode", "mode create_file needs src /dev/null")
-			}
-			if r.Payload == nil {
-				return sh, argsError("payload", "mode create_file needs payload (it may be empty)")
-			}
-			sh.kind = ShapeCreate
-		case ModeRemoveFile:
-			if dst != DevNull {
-				return sh, argsError("mode", "mode remove_file needs dst /dev/null")
-			}
-			if r.Payload != nil {
-				return sh, argsError("payload", "payload is only allowed when src is /dev/null")
-			}
-			sh.kind = ShapeRemove
-		default:
-			return sh, argsError("mode", "mode must be create_file or remove_file, not %s", strconv.Quote(*r.Mode))
+	needTarget := func() error {
+		if str(r.TargetBefore) == "" && str(r.TargetAfter) == "" {
+			return argsError("target_before", "target_before or target_after is required and must not be empty")
 		}
-		if err := notAllowed("with mode: the whole file is the payload", "src_start", "src_end", "target_before", "target_after"); err != nil {
-			return sh, err
-		}
-		return sh, r.checkHash()
+		return nil
 	}
-
+	var checks []func() error
 	switch {
+	case r.Mode != nil && *r.Mode == ModeCreateFile:
+		sh.kind = ShapeCreate
+		checks = []func() error{
+			func() error {
+				if src != DevNull {
+					return argsError("src", "mode create_file needs src /dev/null")
+				}
+				return nil
+			},
+			func() error {
+				if dst == DevNull {
+					return argsError("dst", "mode create_file needs a dst other than /dev/null")
+				}
+				return nil
+			},
+			func() error {
+				if r.Payload == nil {
+					return argsError("payload", "mode create_file needs payload (it may be empty)")
+				}
+				return nil
+			},
+			func() error {
+				return forbid("with mode: the whole file is the payload", "src_start", "src_end", "target_before", "target_after")
+			},
+		}
+	case r.Mode != nil:
+		sh.kind = ShapeRemove
+		checks = []func() error{
+			func() error {
+				if src == DevNull {
+					return argsError("src", "mode remove_file needs a src other than /dev/null")
+				}
+				return nil
+			},
+			func() error {
+				if dst != DevNull {
+					return argsError("dst", "mode remove_file needs dst /dev/null")
+				}
+				return nil
+			},
+			func() error { return forbid("unless src is /dev/null", "payload") },
+			func() error {
+				return forbid("with mode: the whole file is the payload", "src_start", "src_end", "target_before", "target_after")
+			},
+		}
 	case src == DevNull:
 		sh.kind = ShapeInsert
-		if r.Payload == nil || *r.Payload == "" {
-			return sh, argsError("payload", "an insertion (src /dev/null) needs a non-empty payload")
+		checks = []func() error{
+			func() error {
+				if dst == DevNull {
+					return argsError("dst", "an insertion (src /dev/null) needs a dst other than /dev/null")
+				}
+				return nil
+			},
+			func() error {
+				return forbid("when src is /dev/null: the payload comes from payload", "src_start", "src_end")
+			},
+			func() error { return need("an insertion (src /dev/null) inserts payload", "payload") },
+			needTarget,
 		}
-		if err := notAllowed("when src is /dev/null: the payload comes from payload", "src_start", "src_end"); err != nil {
-			return sh, err
+	case dst == DevNull:
+		sh.kind = ShapeDelete
+		checks = []func() error{
+			func() error { return forbid("unless src is /dev/null", "payload") },
+			func() error {
+				return forbid("when dst is /dev/null: a deletion has no target", "target_before", "target_after")
+			},
+			func() error { return need("it delimits the payload in src", "src_start", "src_end") },
 		}
-	case r.Payload != nil:
-		return sh, argsError("payload", "payload is only allowed when src is /dev/null")
 	default:
 		sh.kind = ShapeRelocate
-		if dst == DevNull {
-			sh.kind = ShapeDelete
-		}
-		for _, n := range []string{"src_start", "src_end"} {
-			if v := r.member(n); v == nil || *v == "" {
-				return sh, argsError(n, "%s is missing or empty: it delimits the payload in src", n)
-			}
+		checks = []func() error{
+			func() error { return forbid("unless src is /dev/null", "payload") },
+			needTarget,
+			func() error { return need("it delimits the payload in src", "src_start", "src_end") },
 		}
 	}
-	if sh.kind == ShapeDelete {
-		if err := notAllowed("when dst is /dev/null: a deletion has no target", "target_before", "target_after"); err != nil {
+	for _, c := range checks {
+		if err := c(); err != nil {
 			return sh, err
 		}
-	} else if str(r.TargetBefore) == "" && str(r.TargetAfter) == "" {
-		return sh, argsError("target_before", "target_before or target_after is required and must not be empty")
 	}
-	return sh, r.checkHash()
-}
-
-func (r *Request) checkHash() error {
-	if h := r.ExpectedPayloadSHA256; h != nil && !shaPattern.MatchString(*h) {
-		return argsError("expected_payload_sha256", "expected_payload_sha256 must be 64 lowercase hex digits")
-	}
-	return nil
+	return sh, nil
 }
 
 // member returns a string member by its JSON name.
@@ -340,17 +340,48 @@ func (r *Request) member(name string) *string {
 	panic("reference: no request member " + name)
 }
 
-// checkEndpoint checks src or dst: /dev/null or a valid operation path.
-func checkEndpoint(p, field string) error {
+// checkEndpoint checks src or dst as upstream does: /dev/null, or a path
+// that stays inside --cwd (path_outside_cwd when resolving it climbs out,
+// absolute paths included) and has no "." or ".." segment, backslash or
+// control character (invalid_path). Empty segments are allowed.
+func checkEndpoint(p string) error {
 	if p == DevNull {
 		return nil
 	}
-	if err := CheckPath(p); err != nil {
-		var e *Error
-		if errors.As(err, &e) {
-			e.Field, e.Phase = field, "parse"
+	bad := func(code Code, why string) error {
+		return &Error{Code: code, Phase: "path", Path: p, Message: "invalid path " + strconv.Quote(p) + ": " + why}
+	}
+	if p == "" {
+		return bad(InvalidPath, "empty path")
+	}
+	if strings.HasPrefix(p, "/") {
+		return bad(PathOutsideCwd, "absolute path")
+	}
+	depth := 0
+	for _, seg := range strings.Split(p, "/") {
+		switch seg {
+		case "..":
+			depth--
+		case "", ".":
+		default:
+			depth++
 		}
-		return err
+		if depth < 0 {
+			return bad(PathOutsideCwd, "it leads outside --cwd")
+		}
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return bad(InvalidPath, strconv.Quote(seg)+" path segment")
+		}
+	}
+	if strings.ContainsRune(p, '\\') {
+		return bad(InvalidPath, "backslash in path")
+	}
+	for _, c := range p {
+		if c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) {
+			return bad(InvalidPath, "control character in path")
+		}
 	}
 	return nil
 }

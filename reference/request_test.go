@@ -25,18 +25,20 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{"blank", "only whitespace", " \n", InvalidJSON, ""},
 		{"syntax", "broken JSON", `{"src":`, InvalidJSON, ""},
 		{"trailing comma", "broken JSON", `{"src":"f",}`, InvalidJSON, ""},
-		{"array", "a request is an object", `[{"src":"f"}]`, InvalidJSON, ""},
-		{"string", "a request is an object", `"f"`, InvalidJSON, ""},
-		{"null", "a request is an object", `null`, InvalidJSON, ""},
+		{"array", "a request is an object", `[{"src":"f"}]`, InvalidMoveArgs, ""},
+		{"string", "a request is an object", `"f"`, InvalidMoveArgs, ""},
+		{"null", "a request is an object", `null`, InvalidMoveArgs, ""},
 		{"two objects", "exactly one object", `{"src":"f"} {"src":"g"}`, InvalidJSON, ""},
 		{"trailing garbage", "nothing after the object", `{"src":"f"} x`, InvalidJSON, ""},
-		{"invalid utf8", "JSON text is UTF-8", "{\"src\":\"f\xff\"}", InvalidJSON, ""},
+		{"invalid utf8 outside strings", "bad bytes become U+FFFD, which is no JSON", "{\"src\":\"f\"\xff}", InvalidJSON, ""},
 		{"broken after unknown key", "syntax is judged before members", `{"bogus":1,`, InvalidJSON, ""},
 
 		// Members.
 		{"unknown key", "D5: field is the unknown key", `{"src":"f","bogus":1}`, InvalidMoveArgs, "bogus"},
 		{"unknown key case", "keys are case-sensitive", `{"Src":"f"}`, InvalidMoveArgs, "Src"},
-		{"duplicate key", "a member given twice is ambiguous", `{"src":"f","src":"g"}`, InvalidMoveArgs, "src"},
+		{"duplicate key", "the last value counts, then validation goes on", `{"src":"f","src":"g"}`, InvalidMoveArgs, "target_before"},
+		{"members in order", "the first bad member in the document", `{"src_start":5,"bogus":1}`, InvalidMoveArgs, "src_start"},
+		{"mode null", "null is not a string", `{"src":"f","mode":null}`, InvalidMoveArgs, "mode"},
 		{"src number", "wrong type", `{"src":1}`, InvalidMoveArgs, "src"},
 		{"src null", "null is not a string", `{"src":null}`, InvalidMoveArgs, "src"},
 		{"dst null", "null is not absent", `{"src":"f","dst":null}`, InvalidMoveArgs, "dst"},
@@ -44,30 +46,32 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{"target array", "wrong type", `{"src":"f","src_start":"a","src_end":"b","target_before":["x"]}`, InvalidMoveArgs, "target_before"},
 		{"dry_run string", "dry_run is a boolean", `{"src":"f","dry_run":"true"}`, InvalidMoveArgs, "dry_run"},
 		{"mode number", "wrong type", `{"src":"f","mode":1}`, InvalidMoveArgs, "mode"},
-		{"lone surrogate", "would silently become U+FFFD", `{"src":"f","src_start":"\ud800","src_end":"b","target_before":"x"}`, InvalidMoveArgs, "src_start"},
-		{"lone low surrogate", "would silently become U+FFFD", `{"src":"f","src_start":"a","src_end":"\udc00x","target_before":"x"}`, InvalidMoveArgs, "src_end"},
-		{"reversed surrogates", "low then high is no pair", `{"src":"f","src_start":"a","src_end":"b","target_before":"\udc00\ud800"}`, InvalidMoveArgs, "target_before"},
 
 		// src and dst.
 		{"src missing", "src is required", `{}`, InvalidMoveArgs, "src"},
 		{"src empty", "src is required", `{"src":""}`, InvalidMoveArgs, "src"},
-		{"src absolute", "paths are relative", `{"src":"/etc/passwd","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, "src"},
-		{"src dotdot", "no .. segments", `{"src":"a/../b","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, "src"},
-		{"src backslash", "no backslashes", `{"src":"a\\b","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, "src"},
-		{"src control", "no control characters", `{"src":"a\u0001","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, "src"},
-		{"src trailing slash", "no empty segments", `{"src":"a/dev/null/","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, "src"},
-		{"dst empty", "an explicit dst must name something", `{"src":"f","dst":"","src_start":"a","src_end":"b","target_before":"x"}`, InvalidMoveArgs, "dst"},
-		{"dst invalid", "dst is checked like src", `{"src":"f","dst":"./g","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, "dst"},
+		{"src absolute", "paths are relative", `{"src":"/etc/passwd","src_start":"a","src_end":"b","target_before":"x"}`, PathOutsideCwd, ""},
+		{"src climbs out", "resolving leaves --cwd", `{"src":"a/../../b","src_start":"a","src_end":"b","target_before":"x"}`, PathOutsideCwd, ""},
+		{"src dotdot", "no .. segments", `{"src":"a/../b","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
+		{"src backslash", "no backslashes", `{"src":"a\\b","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
+		{"src control", "no control characters", `{"src":"a\u0001","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
+		{"src C1 control", "no control characters", `{"src":"a\u0085","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
+		{"path before shape", "paths are checked before the members the shape needs", `{"src":"/abs"}`, PathOutsideCwd, ""},
+		{"dst empty", "an empty path", `{"src":"f","dst":"","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
+		{"dst invalid", "dst is checked like src", `{"src":"f","dst":"./g","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
 		{"both null", "/dev/null on both sides", `{"src":"/dev/null","dst":"/dev/null","payload":"p","target_before":"x"}`, InvalidMoveArgs, "dst"},
 		{"insertion without dst", "dst defaults to src, which is /dev/null", `{"src":"/dev/null","payload":"p","target_before":"x"}`, InvalidMoveArgs, "dst"},
 
 		// mode.
 		{"mode unknown", "only the two modes", `{"src":"f","dst":"/dev/null","mode":"delete"}`, InvalidMoveArgs, "mode"},
-		{"create not from null", "create_file needs src /dev/null", `{"src":"f","dst":"g","payload":"p","mode":"create_file"}`, InvalidMoveArgs, "mode"},
+		{"create not from null", "create_file needs src /dev/null", `{"src":"f","dst":"g","payload":"p","mode":"create_file"}`, InvalidMoveArgs, "src"},
+		{"create to null", "create_file needs a dst", `{"src":"/dev/null","payload":"p","mode":"create_file"}`, InvalidMoveArgs, "dst"},
+		{"remove from null", "remove_file needs a src", `{"src":"/dev/null","dst":"/dev/null","mode":"remove_file"}`, InvalidMoveArgs, "src"},
+		{"mode before paths", "a bad mode is found first", `{"src":"/abs","mode":"bogus"}`, InvalidMoveArgs, "mode"},
 		{"create without payload", "create_file needs payload", `{"src":"/dev/null","dst":"g","mode":"create_file"}`, InvalidMoveArgs, "payload"},
 		{"create with target", "the whole file is the payload", `{"src":"/dev/null","dst":"g","payload":"p","mode":"create_file","target_before":"x"}`, InvalidMoveArgs, "target_before"},
 		{"create with src_start", "the whole file is the payload", `{"src":"/dev/null","dst":"g","payload":"p","mode":"create_file","src_start":"x"}`, InvalidMoveArgs, "src_start"},
-		{"remove not to null", "remove_file needs dst /dev/null", `{"src":"f","mode":"remove_file"}`, InvalidMoveArgs, "mode"},
+		{"remove not to null", "remove_file needs dst /dev/null", `{"src":"f","mode":"remove_file"}`, InvalidMoveArgs, "dst"},
 		{"remove with payload", "payload only with src /dev/null", `{"src":"f","dst":"/dev/null","mode":"remove_file","payload":"p"}`, InvalidMoveArgs, "payload"},
 		{"remove with delimiters", "the whole file is the payload", `{"src":"f","dst":"/dev/null","mode":"remove_file","src_end":"x"}`, InvalidMoveArgs, "src_end"},
 		{"remove with target_after", "the whole file is the payload", `{"src":"f","dst":"/dev/null","mode":"remove_file","target_after":""}`, InvalidMoveArgs, "target_after"},
@@ -77,6 +81,7 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{"insertion without payload", "insertion needs a payload", `{"src":"/dev/null","dst":"f","target_before":"x"}`, InvalidMoveArgs, "payload"},
 		{"insertion empty payload", "no zero-byte in-file insertion", `{"src":"/dev/null","dst":"f","payload":"","target_before":"x"}`, InvalidMoveArgs, "payload"},
 		{"insertion with src_start", "the payload comes from payload", `{"src":"/dev/null","dst":"f","payload":"p","src_start":"a","target_before":"x"}`, InvalidMoveArgs, "src_start"},
+		{"insertion src_start before payload", "delimiters are refused before the payload is judged", `{"src":"/dev/null","dst":"f","payload":"","src_start":"a"}`, InvalidMoveArgs, "src_start"},
 
 		// Source delimiters.
 		{"src_start missing", "relocation selects by delimiters", `{"src":"f","src_end":"b","target_before":"x"}`, InvalidMoveArgs, "src_start"},
@@ -86,6 +91,8 @@ func TestDecodeRequestErrors(t *testing.T) {
 
 		// Target anchors.
 		{"relocation without target", "a target side is required", `{"src":"f","src_start":"a","src_end":"b"}`, InvalidMoveArgs, "target_before"},
+		{"relocation target first", "the target is judged before the delimiters", `{"src":"f"}`, InvalidMoveArgs, "target_before"},
+		{"deletion target first", "a target is refused before the delimiters are judged", `{"src":"f","dst":"/dev/null","target_after":"x"}`, InvalidMoveArgs, "target_after"},
 		{"relocation with empty targets", "not both sides empty", `{"src":"f","src_start":"a","src_end":"b","target_before":"","target_after":""}`, InvalidMoveArgs, "target_before"},
 		{"insertion without target", "a target side is required", `{"src":"/dev/null","dst":"f","payload":"p"}`, InvalidMoveArgs, "target_before"},
 		{"deletion with target_before", "a deletion has no target", `{"src":"f","dst":"/dev/null","src_start":"a","src_end":"b","target_before":"x"}`, InvalidMoveArgs, "target_before"},
@@ -95,6 +102,7 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{"hash short", "64 hex digits", `{"src":"f","dst":"/dev/null","src_start":"a","src_end":"b","expected_payload_sha256":"abc"}`, InvalidMoveArgs, "expected_payload_sha256"},
 		{"hash upper", "lowercase", `{"src":"f","dst":"/dev/null","src_start":"a","src_end":"b","expected_payload_sha256":"` + strings.ToUpper(hash64) + `"}`, InvalidMoveArgs, "expected_payload_sha256"},
 		{"hash with mode", "checked for whole-file shapes too", `{"src":"f","dst":"/dev/null","mode":"remove_file","expected_payload_sha256":""}`, InvalidMoveArgs, "expected_payload_sha256"},
+		{"hash before shape", "the hash format is judged before the shape", `{"src":"/abs","expected_payload_sha256":"abc"}`, InvalidMoveArgs, "expected_payload_sha256"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,8 +110,8 @@ func TestDecodeRequestErrors(t *testing.T) {
 			_, err := DecodeRequest([]byte(tt.json))
 			wantCode(t, err, tt.code)
 			e := err.(*Error)
-			if e.Field != tt.field {
-				t.Errorf("field %q, want %q (%s)", e.Field, tt.field, tt.why)
+			if e.Field != tt.field || (e.Code == InvalidMoveArgs && e.Phase != "") {
+				t.Errorf("field %q phase %q, want field %q and no phase (%s)", e.Field, e.Phase, tt.field, tt.why)
 			}
 			if e.Message == "" {
 				t.Error("empty message")
@@ -129,7 +137,7 @@ func decodeLoose(data string) (*Request, bool) {
 	}
 	r, seen := &Request{}, map[string]bool{}
 	for _, m := range members {
-		if seen[m.key] || r.set(m.key, m.raw) != nil {
+		if r.set(m.key, m.raw) != nil {
 			return nil, false
 		}
 		seen[m.key] = true
@@ -180,22 +188,23 @@ func TestDecodeRequest(t *testing.T) {
 	}
 }
 
-func TestPairedSurrogates(t *testing.T) {
+// TestDecodeRequestLenient checks what upstream accepts and the reference
+// follows: lone surrogates and bytes that are not UTF-8 become U+FFFD, and
+// a repeated key keeps its last value.
+func TestDecodeRequestLenient(t *testing.T) {
 	t.Parallel()
-	for lit, want := range map[string]bool{
-		`""`:                   true,
-		`"\\ud800"`:            true, // an escaped backslash, then text
-		`"\ud83d\ude00"`:       true,
-		`"\uD83D\uDE00"`:       true,
-		`"\ud83d"`:             false,
-		`"\ud83dx"`:            false,
-		`"\ud83d\n"`:           false,
-		`"\ud83d\ud83d\ude00"`: false,
-		`"\ude00"`:             false,
-		`"a\u0041\\\ud83d"`:    false,
+	for in, want := range map[string]string{
+		`{"src":"f","src_start":"\ud800","src_end":"b","target_before":"x"}`:                 "\ufffd",
+		"{\"src\":\"f\",\"src_start\":\"a\xffb\",\"src_end\":\"b\",\"target_before\":\"x\"}": "a\ufffdb",
+		`{"src":"f","src_start":"first","src_end":"b","target_before":"x","src_start":"a"}`:  "a",
 	} {
-		if got := pairedSurrogates([]byte(lit)); got != want {
-			t.Errorf("pairedSurrogates(%s) = %v, want %v", lit, got, want)
+		r, err := DecodeRequest([]byte(in))
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if *r.SrcStart != want {
+			t.Errorf("%s: src_start %q, want %q", in, *r.SrcStart, want)
 		}
 	}
 }

@@ -20,9 +20,21 @@ type Result struct {
 	Written         bool         `json:"written"`
 	Noop            bool         `json:"noop"`
 	Status          Status       `json:"status"`
+	Moves           []MoveResult `json:"moves"`
 	StripComponents *int         `json:"strip_components,omitempty"`
 	Patch           *string      `json:"patch,omitempty"`
-	Moves           []MoveResult `json:"moves"`
+	// Warnings (blockpatch 1.1.1) flag a valid move that may surprise.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Warning is one entry of a move result's warnings.
+type Warning struct {
+	Code            string `json:"code"`
+	Message         string `json:"message"`
+	Path            string `json:"path"`
+	Phase           string `json:"phase"`
+	Boundary        string `json:"boundary"`
+	SuggestedAction string `json:"suggested_action"`
 }
 
 // MoveResult describes the one move of a result.
@@ -34,7 +46,7 @@ type MoveResult struct {
 	PayloadBytes  int    `json:"payload_bytes"`
 	// SourceRange is the payload's bytes in the source file before the move.
 	SourceRange *Range `json:"source_range"`
-	// TargetRange is the payload's bytes in the destination after the move.
+	// TargetRange is where the target was found in the destination.
 	TargetRange *Range `json:"target_range"`
 	// InsertIndex is where the payload goes in the destination before the move.
 	InsertIndex *int `json:"insert_index"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +17,22 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"blockpatch": main,
+		"blockpatch": func() {
+			// BLOCKPATCH_SCRIPT_PEER runs the scripts against upstream's
+			// CLI (a cli.mjs), to check their expectations against it.
+			if peer := os.Getenv("BLOCKPATCH_SCRIPT_PEER"); peer != "" {
+				cmd := exec.Command("node", append([]string{peer}, os.Args[1:]...)...)
+				cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+				if err := cmd.Run(); err != nil {
+					if x, ok := err.(*exec.ExitError); ok {
+						os.Exit(x.ExitCode())
+					}
+					os.Exit(2)
+				}
+				os.Exit(0)
+			}
+			main()
+		},
 		// blockpatch-racy is blockpatch with a concurrent writer: between
 		// staging and verification it overwrites the file named by
 		// $RACE_FILE (relative to --cwd), as another process might.
@@ -31,7 +47,11 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("BLOCKPATCH_SCRIPT_PEER", os.Getenv("BLOCKPATCH_SCRIPT_PEER"))
+			return nil
+		},
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"tree": treeCmd},

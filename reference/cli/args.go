@@ -10,10 +10,9 @@ import (
 
 // options holds everything the command line said.
 type options struct {
-	command    string
-	positional []string
+	command string
 
-	input      string // -i/--input
+	input      string // -i/--input or the positional patch
 	hasInput   bool
 	cwd        string
 	strip      int
@@ -30,7 +29,8 @@ type options struct {
 
 // A flag's kind decides how it is read and which commands accept it.
 type flagSpec struct {
-	value    bool     // takes a value
+	value    bool     // takes a value: always the next argument
+	eq       bool     // also written --name=value
 	commands []string // commands that accept it
 	set      func(o *options, name, value string) error
 }
@@ -38,6 +38,7 @@ type flagSpec struct {
 var (
 	patchCommands = []string{"check", "apply"}
 	moveCommands  = []string{"plan", "move"}
+	fileCommands  = []string{"check", "apply", "plan", "move"}
 	allCommands   = []string{"check", "apply", "plan", "move", "version"}
 )
 
@@ -49,31 +50,32 @@ var moveFlagFields = map[string]string{
 }
 
 var flags = map[string]flagSpec{
-	"-i":            {true, patchCommands, setInput},
-	"--input":       {true, patchCommands, setInput},
-	"-d":            {true, []string{"check", "apply", "plan", "move"}, setCwd},
-	"--directory":   {true, []string{"check", "apply", "plan", "move"}, setCwd},
-	"--cwd":         {true, []string{"check", "apply", "plan", "move"}, setCwd},
-	"-p":            {true, patchCommands, setStrip},
-	"--strip":       {true, patchCommands, setStrip},
-	"-R":            {false, patchCommands, func(o *options, _, _ string) error { o.reverse = true; return nil }},
-	"--reverse":     {false, patchCommands, func(o *options, _, _ string) error { o.reverse = true; return nil }},
-	"--dry-run":     {false, []string{"check", "apply", "plan", "move"}, func(o *options, _, _ string) error { o.dryRun = true; return nil }},
-	"--json-output": {false, allCommands, func(o *options, _, _ string) error { o.jsonOutput = true; return nil }},
-	"--explain":     {false, []string{"check", "apply", "plan", "move"}, func(o *options, _, _ string) error { o.explain = true; return nil }},
-	"--diff":        {false, moveCommands, func(o *options, _, _ string) error { o.diff = true; return nil }},
-	"--json":        {true, moveCommands, func(o *options, _, v string) error { o.jsonRequest, o.hasJSONRequest = v, true; return nil }},
+	"-i":            {true, false, patchCommands, setInput},
+	"--input":       {true, true, patchCommands, setInput},
+	"-d":            {true, false, fileCommands, setCwd},
+	"--directory":   {true, true, fileCommands, setCwd},
+	"--cwd":         {true, true, fileCommands, setCwd},
+	"-p":            {true, false, patchCommands, setStrip},
+	"--strip":       {true, true, patchCommands, setStrip},
+	"-R":            {false, false, patchCommands, func(o *options, _, _ string) error { o.reverse = true; return nil }},
+	"--reverse":     {false, false, patchCommands, func(o *options, _, _ string) error { o.reverse = true; return nil }},
+	"--dry-run":     {false, false, fileCommands, func(o *options, _, _ string) error { o.dryRun = true; return nil }},
+	"--json-output": {false, false, allCommands, func(o *options, _, _ string) error { o.jsonOutput = true; return nil }},
+	"--explain":     {false, false, allCommands, func(o *options, _, _ string) error { o.explain = true; return nil }},
+	"--diff":        {false, false, moveCommands, func(o *options, _, _ string) error { o.diff = true; return nil }},
+	"--json":        {true, true, moveCommands, func(o *options, _, v string) error { o.jsonRequest, o.hasJSONRequest = v, true; return nil }},
 }
 
 func init() {
 	for name := range moveFlagFields {
-		flags[name] = flagSpec{true, moveCommands, setMoveFlag}
+		flags[name] = flagSpec{true, false, moveCommands, setMoveFlag}
 	}
 }
 
-func setInput(o *options, name, v string) error {
+// setInput takes -i's value; a patch named twice is too_many_args.
+func setInput(o *options, _, v string) error {
 	if o.hasInput {
-		return argError(reference.TooManyArgs, name+" given twice")
+		return argError(reference.TooManyArgs, "unexpected argument "+strconv.Quote(v))
 	}
 	o.input, o.hasInput = v, true
 	return nil
@@ -84,21 +86,19 @@ func setCwd(o *options, _, v string) error {
 	return nil
 }
 
+// setStrip reads -pN: decimal digits only.
 func setStrip(o *options, name, v string) error {
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 || strings.HasPrefix(v, "+") {
-		return argError(reference.InvalidOption, name+" needs a non-negative integer, not "+strconv.Quote(v))
+	if err != nil || v == "" || strings.Trim(v, "0123456789") != "" {
+		return argError(reference.InvalidOption, "invalid strip count for "+name+": "+strconv.Quote(v))
 	}
 	o.strip = n
 	return nil
 }
 
+// setMoveFlag sets a request field; the last of repeated flags counts.
 func setMoveFlag(o *options, name, v string) error {
-	field := moveFlagFields[name]
-	if _, dup := o.moveFlags[field]; dup {
-		return argError(reference.InvalidOption, name+" given twice")
-	}
-	o.moveFlags[field] = v
+	o.moveFlags[moveFlagFields[name]] = v
 	return nil
 }
 
@@ -106,64 +106,76 @@ func argError(code reference.Code, msg string) error {
 	return &reference.Error{Code: code, Message: msg}
 }
 
-// parseArgs reads the command line. Options may come before or after
-// positional arguments; "--" ends options; "-" is a positional argument.
+// parseArgs reads the command line as upstream does. Leading --json-output
+// and --explain apply to any command; with nothing else, or with help, -h
+// or --help first, the usage is printed and the rest ignored. version,
+// --version and -v print the version. After the command, a value option
+// takes the next argument whatever it looks like (missing_option_value
+// only at the end), --input, --cwd, --directory, --strip and --json may
+// also be written --name=value, and -pN joins the count. Anything else
+// starting with "-" but "-" itself, "--" included, is unknown_option, and
+// so is a positional argument of plan and move; check and apply take one
+// patch (-i or a positional argument), version none (too_many_args).
+// Errors are reported in argument order.
 func parseArgs(args []string) (*options, error) {
 	o := &options{strip: 1, cwd: ".", moveFlags: map[string]string{}}
 	if fault.On(fault.DefaultStripZero) {
 		o.strip = 0
 	}
+	for len(args) > 0 && (args[0] == "--json-output" || args[0] == "--explain") {
+		if args[0] == "--explain" {
+			o.explain = true
+		} else {
+			o.jsonOutput = true
+		}
+		args = args[1:]
+	}
 	if len(args) == 0 {
-		return nil, argError(reference.UnknownCommand, "missing command; run blockpatch help")
+		o.command = "help"
+		return o, nil
 	}
 	o.command = args[0]
 	switch o.command {
-	case "check", "apply", "plan", "move", "version", "help":
-	case "-h", "--help":
+	case "check", "apply", "plan", "move", "version":
+	case "--version", "-v":
+		o.command = "version"
+	case "help", "-h", "--help":
 		o.command = "help"
+		return o, nil
 	default:
 		return nil, argError(reference.UnknownCommand, "unknown command "+strconv.Quote(args[0]))
 	}
 	rest := args[1:]
 	for i := 0; i < len(rest); i++ {
 		arg := rest[i]
-		if arg == "--" {
-			o.positional = append(o.positional, rest[i+1:]...)
-			break
-		}
-		if arg == "-" || !strings.HasPrefix(arg, "-") {
-			o.positional = append(o.positional, arg)
-			continue
-		}
-		if arg == "-h" || arg == "--help" {
-			o.command = "help"
-			continue
-		}
 		name, value, hasValue := arg, "", false
-		switch {
-		case strings.HasPrefix(arg, "--"):
-			if k, v, ok := strings.Cut(arg, "="); ok {
-				name, value, hasValue = k, v, true
-			}
-		case strings.HasPrefix(arg, "-p") && len(arg) > 2:
+		if k, v, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "--") && flags[k].eq {
+			name, value, hasValue = k, v, true
+		} else if strings.HasPrefix(arg, "-p") && len(arg) > 2 {
 			name, value, hasValue = "-p", arg[2:], true
 		}
-		spec, ok := flags[name]
-		if !ok || !accepts(spec, o.command) {
-			return nil, argError(reference.UnknownOption, "unknown option "+strconv.Quote(name)+" for "+o.command)
-		}
-		if !spec.value {
-			if hasValue {
-				return nil, argError(reference.InvalidOption, name+" takes no value")
-			}
-		} else if !hasValue {
-			// A following recognised option means the value is missing;
-			// values that look like options are written --opt=value.
-			if _, isFlag := flags[nextArg(rest, i)]; i+1 >= len(rest) || isFlag {
-				return nil, argError(reference.MissingOptionValue, name+" needs a value")
+		spec, known := flags[name]
+		known = known && accepts(spec, o.command)
+		switch {
+		case known && spec.value && !hasValue:
+			if i+1 >= len(rest) {
+				return nil, argError(reference.MissingOptionValue, "missing value for "+name)
 			}
 			i++
 			value = rest[i]
+		case known && !spec.value:
+			if err := spec.set(o, name, ""); err != nil {
+				return nil, err
+			}
+			continue
+		case known:
+		case strings.HasPrefix(arg, "-") && arg != "-", o.command == "plan", o.command == "move":
+			return nil, argError(reference.UnknownOption, "unknown option "+strconv.Quote(arg)+" for "+o.command)
+		case o.command == "version", o.hasInput:
+			return nil, argError(reference.TooManyArgs, "unexpected argument "+strconv.Quote(arg))
+		default:
+			o.input, o.hasInput = arg, true
+			continue
 		}
 		if err := spec.set(o, name, value); err != nil {
 			return nil, err
@@ -172,17 +184,7 @@ func parseArgs(args []string) (*options, error) {
 	return o, o.validate()
 }
 
-func nextArg(args []string, i int) string {
-	if i+1 < len(args) {
-		return args[i+1]
-	}
-	return ""
-}
-
 func accepts(spec flagSpec, command string) bool {
-	if command == "help" {
-		return true
-	}
 	for _, c := range spec.commands {
 		if c == command {
 			return true
@@ -194,40 +196,46 @@ func accepts(spec flagSpec, command string) bool {
 // validate checks combinations once every argument is read.
 func (o *options) validate() error {
 	switch o.command {
-	case "check", "apply":
-		if len(o.positional) > 1 || (o.hasInput && len(o.positional) == 1) {
-			return argError(reference.TooManyArgs, "too many arguments: "+o.command+" takes one patch")
-		}
 	case "plan", "move":
-		if len(o.positional) > 0 {
-			return argError(reference.TooManyArgs, "unexpected argument "+strconv.Quote(o.positional[0]))
-		}
 		if o.hasJSONRequest && len(o.moveFlags) > 0 {
-			return argError(reference.InvalidOption, "--json cannot be combined with move flags such as --src")
+			return argError(reference.InvalidOption, o.command+" cannot combine --json with move flags such as --src")
 		}
 		if !o.hasJSONRequest && len(o.moveFlags) == 0 {
 			return &reference.Error{Code: reference.MissingMoveArgs, Message: o.command + " needs --json <path|-> or move flags such as --src"}
-		}
-	case "version", "help":
-		if len(o.positional) > 0 {
-			return argError(reference.TooManyArgs, "unexpected argument "+strconv.Quote(o.positional[0]))
 		}
 	}
 	return nil
 }
 
 // wantsJSON reports whether errors should be JSON, judged from the raw
-// arguments so that argument errors follow --json-output too.
+// arguments as upstream does: plan always; otherwise a --json-output or
+// --explain that is not the value of an option the command takes.
 func wantsJSON(args []string) bool {
-	if len(args) > 0 && args[0] == "plan" {
+	if len(args) == 0 {
+		return false
+	}
+	if args[0] == "--json-output" || args[0] == "--explain" {
 		return true
 	}
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
+	command, i := args[0], 0
+	switch command {
+	case "plan":
+		return true
+	case "--version", "-v":
+		command = "version"
+	}
+	known := false
+	for _, c := range allCommands {
+		known = known || c == command
+	}
+	rest := args[i+1:]
+	for j := 0; j < len(rest); j++ {
+		a := rest[j]
 		if a == "--json-output" || a == "--explain" {
 			return true
+		}
+		if spec, ok := flags[a]; ok && known && spec.value && accepts(spec, command) {
+			j++ // its value
 		}
 	}
 	return false

@@ -17,7 +17,7 @@ import (
 )
 
 // Version is the blockpatch version the reference implements.
-const Version = "1.1.0"
+const Version = "1.1.1"
 
 // Env is the world a run sees. Zero fields fall back to the process's own.
 type Env struct {
@@ -116,24 +116,25 @@ func (r *run) main(args []string) (err error) {
 
 func (r *run) version() error {
 	if !r.o.jsonOutput {
-		_, err := fmt.Fprintf(r.env.Stdout, "blockpatch %s (blockpatch-conformance reference)\n", Version)
+		_, err := fmt.Fprintf(r.env.Stdout, "blockpatch %s\n", Version)
 		return err
 	}
-	return writeJSON(r.env.Stdout, map[string]any{
-		"ok": true, "name": "blockpatch", "version": Version, "spec": "1.1",
-		"implementation": "blockpatch-conformance reference",
-		"features":       []string{"core", "planner", "cli", "hold-before-commit"},
-	})
+	// Upstream prints ok and version; the rest is the reference's own.
+	return writeJSON(r.env.Stdout, struct {
+		OK             bool     `json:"ok"`
+		Version        string   `json:"version"`
+		Name           string   `json:"name"`
+		Spec           string   `json:"spec"`
+		Implementation string   `json:"implementation"`
+		Features       []string `json:"features"`
+	}{true, Version, "blockpatch", "1.1", "blockpatch-conformance reference",
+		[]string{"core", "planner", "cli", "hold-before-commit"}})
 }
 
 // patch runs check and apply.
 func (r *run) patch() error {
 	o := r.o
-	path := o.input
-	if !o.hasInput && len(o.positional) == 1 {
-		path = o.positional[0]
-	}
-	data, err := r.readInput(path)
+	data, err := r.readInput(o.input)
 	if err != nil {
 		return err
 	}

@@ -32,20 +32,24 @@ func (r *run) move() error {
 	if err != nil {
 		return err
 	}
-	plan, err := reference.PlanRequest(req, ws)
+	// Only plan and --diff render the patch (and refuse what it cannot
+	// show); move itself works from the request.
+	diff := o.diff || o.command == "plan"
+	planFn := reference.EvaluateRequest
+	if diff {
+		planFn = reference.PlanRequest
+	}
+	plan, err := planFn(req, ws)
 	if err != nil {
 		return err
 	}
-	diff := o.diff || o.command == "plan"
 	if o.command == "plan" {
 		o.jsonOutput = true
 	}
 	if diff && !o.jsonOutput {
-		_, err := io.WriteString(r.env.Stdout, *plan.Result.Patch)
+		// Upstream prints the patch as a line: one more newline after it.
+		_, err := io.WriteString(r.env.Stdout, *plan.Result.Patch+"\n")
 		return err
-	}
-	if !diff && !o.explain {
-		plan.Result.Patch = nil
 	}
 	dry := diff || o.dryRun || (req.DryRun != nil && *req.DryRun)
 	return r.finish(ws, plan, dry)

@@ -1,0 +1,609 @@
+package reference
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"unicode/utf8"
+)
+
+// MoveID is the id of every rendered move.
+const MoveID = "move-1"
+
+// EvaluateRequest plans a move request against files without writing and
+// without rendering a patch: what move does. Its Plan holds the changes to
+// commit and the result to print. Like upstream, it still refuses a
+// remove_file whose bytes are not UTF-8 (invalid_utf8).
+//
+// Errors, in the order they are found: the codes of Request.Validate; the
+// read errors of src, then dst (file_not_found, symlink_path, ...);
+// source_not_found and source_ambiguous for the src_start...src_end
+// selection (anchor "src_start/src_end"); target_not_found and
+// target_ambiguous (anchor: the target sides given, "target_before",
+// "target_after" or "target_before+target_after"); target_overlaps_source
+// when a same-file anchor overlaps the payload; destination_exists; and
+// hash_mismatch when expected_payload_sha256 differs.
+//
+// Selection: every occurrence of src_start, overlapping ones included,
+// pairs with the first occurrence of src_end that starts at or after its
+// end; the payload runs from the start of src_start through the end of
+// src_end and the pair must be unique. Placement: target_before +
+// target_after must occur exactly once and the payload goes between them.
+// Bytes are cut and inserted exactly at those offsets, mid-line included.
+// An insertion whose target_before + payload + target_after occurs exactly
+// once, and a create_file whose destination holds the payload, are
+// already_applied.
+//
+// The result reports source_range (the payload in src), target_range (the
+// matched target_before + target_after in dst before the move, or the
+// final text when already applied) and insert_index, all in the files
+// before the move, and the adjacent_bytes warnings of blockpatch 1.1.1.
+func EvaluateRequest(req *Request, files Files) (*Plan, error) {
+	p, err := plan(req, files)
+	if err != nil {
+		return nil, err
+	}
+	// Upstream's move renders a whole-file removal: it must be UTF-8 text.
+	if p.sh.kind == ShapeRemove && !utf8.Valid(p.payload) {
+		return nil, errNotUTF8()
+	}
+	return p.result(), nil
+}
+
+// PlanRequest is EvaluateRequest plus the rendered .blockpatch in
+// Result.Patch: what plan and move --diff do. The patch is self-checked
+// against the same bytes, as check would evaluate it, and the check's
+// error is returned when it fails. Bytes the patch would have to show that
+// are not UTF-8 are invalid_utf8 (phase "render").
+func PlanRequest(req *Request, files Files) (*Plan, error) {
+	p, err := plan(req, files)
+	if err != nil {
+		return nil, err
+	}
+	text, err := p.render()
+	if err != nil {
+		return nil, err
+	}
+	out := p.result()
+	if err := p.selfCheck(text, out); err != nil {
+		return nil, err
+	}
+	patch := string(text)
+	out.Result.Patch = &patch
+	return out, nil
+}
+
+func plan(req *Request, files Files) (*planner, error) {
+	sh, err := req.classify()
+	if err != nil {
+		return nil, err
+	}
+	p := &planner{req: req, sh: sh, files: files, tree: MapFiles{}}
+	switch sh.kind {
+	case ShapeRelocate:
+		err = p.relocate()
+	case ShapeDelete:
+		err = p.delete()
+	case ShapeInsert:
+		err = p.insert()
+	case ShapeCreate:
+		err = p.create()
+	case ShapeRemove:
+		err = p.remove()
+	}
+	if err == nil {
+		err = p.checkHash()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// planner carries one request.
+type planner struct {
+	req   *Request
+	sh    shape
+	files Files
+	// tree holds every file read, so the self-check evaluates the rendered
+	// patch against exactly the bytes the plan was made from.
+	tree MapFiles
+
+	payload []byte
+	want    MapFiles // the tree after the move
+	status  Status   // empty: applied or noop, from want
+
+	source, target *Range // payload in src; target_range in dst
+	insertAt       *int   // insert_index in dst
+
+	// The hunks, rendered by render, and the offsets of their first bytes.
+	sourceHunk, targetHunk   *Hunk
+	sourceStart, targetStart int
+}
+
+func (p *planner) read(path string) ([]byte, error) {
+	data, err := p.files.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p.tree[path] = data
+	return data, nil
+}
+
+func (p *planner) tb() []byte { return []byte(str(p.req.TargetBefore)) }
+func (p *planner) ta() []byte { return []byte(str(p.req.TargetAfter)) }
+
+// checkHash compares the payload with expected_payload_sha256.
+func (p *planner) checkHash() error {
+	want := p.req.ExpectedPayloadSHA256
+	if want == nil {
+		return nil
+	}
+	got := sha256Hex(p.payload)
+	if got == *want {
+		return nil
+	}
+	return &Error{Code: HashMismatch, Phase: "payload", Field: "expected_payload_sha256", Anchor: "expected_payload_sha256",
+		Message: "expected_payload_sha256 " + *want + " does not match the payload, whose hash is " + got}
+}
+
+// selectionAnchor names the source delimiters in errors.
+const selectionAnchor = "src_start/src_end"
+
+// selection finds the unique src_start...src_end pair in data.
+func (p *planner) selection(data []byte) (Range, error) {
+	path := p.sh.src
+	sel := envelopes(data, []byte(*p.req.SrcStart), []byte(*p.req.SrcEnd))
+	switch {
+	case sel.Count == 0:
+		return Range{}, &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: selectionAnchor,
+			Message: "src_start ... src_end does not occur in " + path}
+	case !sel.Unique():
+		e := ambiguous(SourceAmbiguous, "source", path, data, sel)
+		e.Anchor = selectionAnchor
+		e.Message = "the src_start ... src_end selection is ambiguous in " + path + ": " + strconvCount(sel) + " matches"
+		return Range{}, e
+	}
+	return sel.Ranges[0], nil
+}
+
+// targetAnchor names the target sides given, for errors.
+func (p *planner) targetAnchor() string {
+	switch {
+	case len(p.tb()) == 0:
+		return "target_after"
+	case len(p.ta()) == 0:
+		return "target_before"
+	}
+	return "target_before+target_after"
+}
+
+// placement finds the unique target anchor in data and returns its range
+// and the insertion offset.
+func (p *planner) placement(data []byte) (Range, int, error) {
+	tb, ta := p.tb(), p.ta()
+	m := Find(data, concat(tb, ta))
+	switch {
+	case m.Count == 0:
+		return Range{}, 0, &Error{Code: TargetNotFound, Phase: "target", Path: p.sh.dst, Anchor: p.targetAnchor(),
+			Message: "the target anchor does not occur in " + p.sh.dst}
+	case !m.Unique():
+		e := ambiguous(TargetAmbiguous, "target", p.sh.dst, data, m)
+		e.Anchor = p.targetAnchor()
+		return Range{}, 0, e
+	}
+	return m.Ranges[0], m.Ranges[0].Start + len(tb), nil
+}
+
+func (p *planner) relocate() error {
+	src, dst := p.sh.src, p.sh.dst
+	same := src == dst
+	ds, err := p.read(src)
+	if err != nil {
+		return err
+	}
+	dt := ds
+	if !same {
+		if dt, err = p.read(dst); err != nil {
+			return err
+		}
+	}
+	sel, err := p.selection(ds)
+	if err != nil {
+		return err
+	}
+	ps, pe := sel.Start, sel.End
+	p.payload = ds[ps:pe]
+	anchor, ip, err := p.placement(dt)
+	if err != nil {
+		return err
+	}
+	if same && anchor.Start < pe && ps < anchor.End {
+		return &Error{Code: TargetOverlapsSource, Phase: "target", Path: dst, Anchor: "blockpatch-target",
+			Message: "the target anchor overlaps the payload in " + dst}
+	}
+	p.source, p.target, p.insertAt = &sel, &anchor, &ip
+	p.want = p.tree.copy()
+	if !same {
+		p.want[src] = concat(ds[:ps], ds[pe:])
+		p.want[dst] = concat(dt[:ip], p.payload, dt[ip:])
+		return nil
+	}
+	if ip <= ps {
+		p.want[src] = concat(ds[:ip], p.payload, ds[ip:ps], ds[pe:])
+	} else {
+		p.want[src] = concat(ds[:ps], ds[pe:ip], p.payload, ds[ip:])
+	}
+	return nil
+}
+
+func (p *planner) delete() error {
+	src := p.sh.src
+	ds, err := p.read(src)
+	if err != nil {
+		return err
+	}
+	sel, err := p.selection(ds)
+	if err != nil {
+		return err
+	}
+	p.payload = ds[sel.Start:sel.End]
+	p.source = &sel
+	p.want = p.tree.copy()
+	p.want[src] = concat(ds[:sel.Start], ds[sel.End:])
+	return nil
+}
+
+func (p *planner) insert() error {
+	dst := p.sh.dst
+	p.payload = []byte(*p.req.Payload)
+	dt, err := p.read(dst)
+	if err != nil {
+		return err
+	}
+	if err := p.checkHash(); err != nil {
+		return err
+	}
+	p.want = p.tree.copy()
+	if m := Find(dt, concat(p.tb(), p.payload, p.ta())); m.Unique() {
+		ip := m.Ranges[0].Start + len(p.tb())
+		p.target, p.insertAt, p.status = &m.Ranges[0], &ip, StatusAlreadyApplied
+		return nil
+	}
+	anchor, ip, err := p.placement(dt)
+	if err != nil {
+		return err
+	}
+	p.target, p.insertAt = &anchor, &ip
+	p.want[dst] = concat(dt[:ip], p.payload, dt[ip:])
+	return nil
+}
+
+func (p *planner) create() error {
+	dst := p.sh.dst
+	p.payload = []byte(*p.req.Payload)
+	data, err := p.read(dst)
+	if err == nil || errors.Is(err, &Error{Code: FileNotFound}) {
+		if err := p.checkHash(); err != nil {
+			return err
+		}
+	}
+	zero := 0
+	p.insertAt = &zero
+	switch {
+	case errors.Is(err, &Error{Code: FileNotFound}):
+		p.want = p.tree.copy()
+		p.want[dst] = p.payload
+		p.target = &Range{}
+	case err != nil:
+		return err
+	case bytes.Equal(data, p.payload):
+		p.want, p.status = p.tree.copy(), StatusAlreadyApplied
+		p.target = &Range{0, len(data)}
+	default:
+		return &Error{Code: DestinationExists, Phase: "target", Path: dst, Anchor: "blockpatch-target",
+			Message: dst + " already exists with different content"}
+	}
+	return nil
+}
+
+func (p *planner) remove() error {
+	src := p.sh.src
+	data, err := p.read(src)
+	if err != nil {
+		return err
+	}
+	p.payload = data
+	p.source = &Range{0, len(data)}
+	p.want = p.tree.copy()
+	delete(p.want, src)
+	return nil
+}
+
+// result builds the plan of the move: the changes in commit order (the
+// destination before the source) and the result to print.
+func (p *planner) result() *Plan {
+	out := &Plan{}
+	r := &out.Result
+	r.OK, r.Changed = true, []string{}
+	switch {
+	case p.sh.src == DevNull:
+		r.Affected = []string{p.sh.dst}
+	case p.sh.dst == DevNull || p.sh.src == p.sh.dst:
+		r.Affected = []string{p.sh.src}
+	default:
+		r.Affected = []string{p.sh.src, p.sh.dst}
+	}
+	for _, path := range []string{p.sh.dst, p.sh.src} {
+		if path == DevNull || (path == p.sh.src && path == p.sh.dst && len(out.Changes) > 0) {
+			continue
+		}
+		old, had := p.tree[path]
+		now, has := p.want[path]
+		switch {
+		case !has && had:
+			out.Changes = append(out.Changes, Change{Path: path, Remove: true})
+		case has && (!had || !bytes.Equal(old, now)):
+			out.Changes = append(out.Changes, Change{Path: path, Data: [][]byte{now}, Create: !had})
+		}
+	}
+	for _, path := range r.Affected {
+		for _, c := range out.Changes {
+			if c.Path == path {
+				r.Changed = append(r.Changed, path)
+			}
+		}
+	}
+	r.Noop = len(r.Changed) == 0
+	r.Status = p.status
+	if r.Status == "" {
+		r.Status = StatusApplied
+		if r.Noop {
+			r.Status = StatusNoop
+		}
+	}
+	if r.Status == StatusAlreadyApplied {
+		out.Changes = nil
+	}
+	r.Moves = []MoveResult{{ID: MoveID, Src: p.sh.src, Dst: p.sh.dst, PayloadSHA256: sha256Hex(p.payload),
+		PayloadBytes: len(p.payload), SourceRange: p.source, TargetRange: p.target, InsertIndex: p.insertAt}}
+	r.Warnings = p.warnings()
+	return out
+}
+
+// warnings returns the adjacent_bytes warnings of blockpatch 1.1.1: a
+// target side and the payload that meet with no "\n" between them.
+func (p *planner) warnings() []Warning {
+	if p.sh.kind != ShapeRelocate && p.sh.kind != ShapeInsert || len(p.payload) == 0 {
+		return nil
+	}
+	var out []Warning
+	tb, ta := p.tb(), p.ta()
+	if len(tb) > 0 && tb[len(tb)-1] != '\n' && p.payload[0] != '\n' {
+		out = append(out, Warning{Code: "adjacent_bytes", Path: p.sh.dst, Phase: "target", Boundary: "target_before+payload",
+			Message:         "Insertion will place payload immediately after target_before with no newline or separator inserted by blockpatch",
+			SuggestedAction: "include the intended newline in target_before or at the start of payload"})
+	}
+	if len(ta) > 0 && ta[0] != '\n' && p.payload[len(p.payload)-1] != '\n' {
+		out = append(out, Warning{Code: "adjacent_bytes", Path: p.sh.dst, Phase: "target", Boundary: "payload+target_after",
+			Message:         "Insertion will place target_after immediately after payload with no newline or separator inserted by blockpatch",
+			SuggestedAction: "include the intended newline at the end of payload or at the start of target_after"})
+	}
+	return out
+}
+
+// The context rules, as upstream renders them.
+//
+// The source hunk shows one line on each side of the payload: before it,
+// the line ending just before the payload, or only the part of the
+// payload's first line before it when the payload starts mid-line; after
+// it, the line starting just after the payload, or only the rest of the
+// payload's last line. At a file edge that side is empty, and so is the
+// side before an offset of 1 in a file that has a newline anywhere (an
+// upstream quirk, kept so patches match byte for byte).
+//
+// The target hunk shows exactly the matched target_before and
+// target_after; a side with no anchor text shows one line there in the
+// same way as the source hunk (the line before the insertion point, or the
+// start of the line it splits; the line after it, or the rest of the line
+// it splits).
+//
+// In a same-file move the target context never reaches into the payload:
+// a side that would is cut at the payload's edge. Upstream instead refuses
+// such a plan with target_overlaps_source although move accepts it; plan
+// is documented as move --diff, so the reference plans what move does.
+
+// render builds both hunks and the patch text.
+func (p *planner) render() ([]byte, error) {
+	src, dst := p.sh.src, p.sh.dst
+	same := src == dst
+	ds, dt := p.tree[src], p.tree[dst]
+	// Whole-file hunks start at line 1 on the file's side, or 0 when the
+	// payload is empty; the /dev/null side is 0,0.
+	whole := min(len(p.payload), 1)
+	switch p.sh.kind {
+	case ShapeCreate:
+		p.targetHunk = newHunk(RoleTarget, 0, whole, nil, p.payload, nil)
+	case ShapeRemove:
+		p.sourceHunk = newHunk(RoleSource, whole, 0, nil, p.payload, nil)
+	case ShapeDelete:
+		p.sourceHunk = p.renderSource(ds)
+	case ShapeInsert:
+		if p.status == StatusAlreadyApplied {
+			// Render the hunk that would have made this file, against the
+			// file without the payload.
+			ip := *p.insertAt
+			dt = concat(dt[:ip], dt[ip+len(p.payload):])
+			anchor := Range{p.target.Start, p.target.End - len(p.payload)}
+			p.targetHunk = p.renderTarget(dt, anchor, ip, nil)
+		} else {
+			p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt, nil)
+		}
+	default:
+		var sel *Range
+		if same {
+			sel = p.source
+		}
+		p.sourceHunk = p.renderSource(ds)
+		p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt, sel)
+		// In one file, a hunk whose first byte comes after the other's
+		// change is numbered after it.
+		if same {
+			lines := bodyLines(p.payload)
+			if *p.insertAt <= p.sourceStart {
+				p.sourceHunk.NewStart += lines
+			}
+			if p.source.End <= p.targetStart {
+				p.targetHunk.NewStart -= lines
+			}
+		}
+	}
+	for _, h := range []*Hunk{p.sourceHunk, p.targetHunk} {
+		if h == nil {
+			continue
+		}
+		for _, part := range [][]byte{h.Before, h.Payload, h.After} {
+			if !utf8.Valid(part) {
+				return nil, errNotUTF8()
+			}
+		}
+	}
+	m := &Move{ID: MoveID, PayloadSHA256: sha256Hex(p.payload), Shape: p.sh.kind,
+		Src: src, Dst: dst, Source: p.sourceHunk, Target: p.targetHunk}
+	switch m.Shape {
+	case ShapeInsert:
+		m.Src = m.Dst
+	case ShapeDelete:
+		m.Dst = m.Src
+	}
+	return Format(m.Patch()), nil
+}
+
+// Hunk numbers follow upstream: the old start is the line of the hunk's
+// first byte in the file before the move, and the new start is the same
+// plus or minus the payload's body lines when, in a same-file move, the
+// other hunk's change comes before that byte. A side with no lines keeps
+// its start.
+
+// renderSource builds the source hunk for the payload at p.source in data.
+func (p *planner) renderSource(data []byte) *Hunk {
+	ps, pe := p.source.Start, p.source.End
+	x, y := lineBefore(data, ps), pe
+	if pe < len(data) {
+		y = lineEnd(data, pe)
+	}
+	old := lineOf(data, x)
+	p.sourceStart = x
+	return newHunk(RoleSource, old, old, data[x:ps], p.payload, data[pe:y])
+}
+
+// renderTarget builds the target hunk for an insertion at ip in data whose
+// matched anchor is anchor; sel is the payload's place in data for a
+// same-file move (nil otherwise).
+func (p *planner) renderTarget(data []byte, anchor Range, ip int, sel *Range) *Hunk {
+	x, y := anchor.Start, anchor.End
+	if x == ip {
+		x = lineBefore(data, ip)
+	}
+	if y == ip && ip < len(data) {
+		y = lineEnd(data, ip)
+	}
+	if sel != nil {
+		if ip <= sel.Start {
+			y = min(y, sel.Start)
+		} else {
+			x = max(x, sel.End)
+		}
+	}
+	old := lineOf(data, x)
+	p.targetStart = x
+	return newHunk(RoleTarget, old, old, data[x:ip], p.payload, data[ip:y])
+}
+
+func errNotUTF8() error {
+	return &Error{Code: InvalidUTF8, Phase: "render", Anchor: "move --diff",
+		Message: "the patch would have to show bytes that are not valid UTF-8"}
+}
+
+// lineBefore is where the context before offset i starts: the start of
+// the line ending at i, or of the line i splits. Like upstream, it shows
+// nothing for i == 1 in a file that holds a newline.
+func lineBefore(data []byte, i int) int {
+	if i == 1 && bytes.IndexByte(data, '\n') >= 0 {
+		return i
+	}
+	if i == 0 {
+		return 0
+	}
+	return lineStart(data, i-1)
+}
+
+// lineOf is the 1-based number of the line holding data[i].
+func lineOf(data []byte, i int) int {
+	return 1 + bytes.Count(data[:i], newline)
+}
+
+// lineStart returns the start of the line holding data[i].
+func lineStart(data []byte, i int) int {
+	return bytes.LastIndexByte(data[:i], '\n') + 1
+}
+
+// lineEnd returns the end of the line holding data[i], just past its
+// "\n", or len(data).
+func lineEnd(data []byte, i int) int {
+	if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(data)
+}
+
+// selfCheck evaluates the rendered patch as check would, against the bytes
+// the plan was made from, and compares its outcome with the plan's. A
+// refusal is returned as check gives it; another outcome is
+// unexpected_error, a bug.
+func (p *planner) selfCheck(text []byte, want *Plan) error {
+	got, err := Check(text, p.tree, Options{Strip: 1})
+	if err != nil {
+		return err
+	}
+	status := want.Result.Status
+	var why string
+	switch {
+	case got.Result.Status != status:
+		why = "status " + string(got.Result.Status) + ", want " + string(status)
+	case !p.tree.Apply(got).equal(p.tree.Apply(want)):
+		why = "the patch gives other bytes than the move"
+	}
+	if why != "" {
+		return &Error{Code: UnexpectedError, Phase: "verify",
+			Message: "internal error: the rendered patch failed its self-check: " + why}
+	}
+	return nil
+}
+
+func (m MapFiles) copy() MapFiles {
+	out := make(MapFiles, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func (m MapFiles) equal(o MapFiles) bool {
+	if len(m) != len(o) {
+		return false
+	}
+	for k, v := range m {
+		w, ok := o[k]
+		if !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
