@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // Expect is the expected outcome of a case or of one command of its protocol.
@@ -44,7 +46,7 @@ func (l Level) Includes(m Level) bool {
 
 // Versions lists the blockpatch versions a case can name in since, oldest
 // first.
-var Versions = []string{"1.0", "1.1"}
+var Versions = spec.Profiles
 
 // DefaultSince is the version assumed when a case does not name one:
 // upstream's conformance cases already shipped with 1.0.0.

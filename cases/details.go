@@ -135,7 +135,24 @@ type rawResult struct {
 	Noop            *bool             `json:"noop"`
 	StripComponents *int              `json:"strip_components"`
 	Moves           []json.RawMessage `json:"moves"`
+	Warnings        []rawWarning      `json:"warnings"`
 }
+
+// rawWarning is one of the warnings a 1.1.1 move result may carry.
+type rawWarning struct {
+	Code            *string `json:"code"`
+	Message         *string `json:"message"`
+	Path            *string `json:"path"`
+	Phase           *string `json:"phase"`
+	Boundary        *string `json:"boundary"`
+	SuggestedAction *string `json:"suggested_action"`
+}
+
+// Warning codes and boundaries of 1.1.1's move results.
+var (
+	WarningCodes = []string{"adjacent_bytes"}
+	Boundaries   = []string{"target_before+payload", "payload+target_after"}
+)
 
 type rawMove struct {
 	ID            *string         `json:"id"`
@@ -160,8 +177,8 @@ func (c *checker) result(field string, raw json.RawMessage, strip *int) map[stri
 		c.errorf(field, "empty; leave it out")
 	}
 	for k, v := range m {
-		if v == nil {
-			c.errorf(fieldName(field, k), "null; only a move's source_range, target_range and insert_index can be null")
+		if v == nil && k != "warnings" {
+			c.errorf(fieldName(field, k), "null; only warnings (no warnings) and a move's source_range, target_range and insert_index can be null")
 		}
 	}
 	var r rawResult
@@ -200,6 +217,18 @@ func (c *checker) result(field string, raw json.RawMessage, strip *int) map[stri
 			if !slices.Contains(*r.Affected, p) {
 				c.errorf(fieldName(field, "changed"), "%q is not in affected", p)
 			}
+		}
+	}
+	for i, w := range r.Warnings {
+		f := fieldIndex(fieldName(field, "warnings"), i)
+		if w.Code == nil || !slices.Contains(WarningCodes, *w.Code) {
+			c.errorf(fieldName(f, "code"), "want one of %s", strings.Join(WarningCodes, ", "))
+		}
+		if w.Boundary != nil && !slices.Contains(Boundaries, *w.Boundary) {
+			c.errorf(fieldName(f, "boundary"), "%q is not one of %s", *w.Boundary, strings.Join(Boundaries, ", "))
+		}
+		if w.Message != nil {
+			c.errorf(fieldName(f, "message"), "messages are not part of the contract; leave it out")
 		}
 	}
 	for i, mr := range r.Moves {

@@ -1,0 +1,75 @@
+package calibrate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases/known"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+)
+
+// peersDir holds upstream's released CLIs beside the checkout; a user's
+// fresh clone does not have it.
+const peersDir = "../../../shared/peers"
+
+// peer returns the command line of an upstream release, or skips.
+func peer(t *testing.T, version string) []string {
+	t.Helper()
+	cli := filepath.Join(peersDir, version, "dist", "cli.mjs")
+	if _, err := os.Stat(cli); err != nil {
+		t.Skipf("upstream release %s is not here (%s): calibration needs ../shared/peers", version, cli)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: calibration runs upstream's releases with it")
+	}
+	abs, err := filepath.Abs(cli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{node, abs}
+}
+
+// TestUpstreamReleasesCertify certifies every upstream release at its
+// profile, with its known-deviation list: the suite must pass the
+// canonical implementation, and a listed case that passes fails the run.
+func TestUpstreamReleasesCertify(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("certifying upstream's releases takes minutes")
+	}
+	for _, rel := range known.Releases {
+		t.Run(rel.Version, func(t *testing.T) {
+			t.Parallel()
+			impl, err := runner.NewCommand(peer(t, rel.Version))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := runner.New(impl)
+			r.Profile = rel.Profile
+			r.Seed = 1
+			r.Timeout = 20 * runner.DefaultTimeout
+			list, err := rel.List()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.SkipList, err = runner.ParseSkipList(list); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := r.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := rep.Certificate
+			t.Logf("upstream %s at profile %s: %d passed, %d failed, %d skipped", rel.Version, rel.Profile, c.Passed, c.Failed, c.Skipped)
+			for _, res := range rep.Results {
+				if res.Verdict.Failed() {
+					t.Errorf("%s: %s", res.Name, res.Reason)
+				}
+			}
+		})
+	}
+}
