@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -46,20 +47,60 @@ func CheckPath(p string) error {
 	return nil
 }
 
-// StripPath validates a raw patch path and removes its first n components,
-// as -pN does. Stripping every component is invalid_path.
-func StripPath(raw string, n int) (string, error) {
-	if err := CheckPath(raw); err != nil {
-		return "", err
+// checkTreePath validates an operation path as check and apply do before
+// they look at the tree (phase "path"), in this order: control characters
+// and an empty path are invalid_path, an absolute path is path_outside_cwd,
+// a backslash is invalid_path, and "." or ".." segments are
+// path_outside_cwd when the cleaned path leaves the root, invalid_path
+// otherwise. Empty segments ("x//f", "f/") are allowed.
+func checkTreePath(p string) error {
+	fail := func(code Code, why string) error {
+		return &Error{Code: code, Phase: "path", Path: p, Message: "invalid path " + strconv.Quote(p) + ": " + why}
 	}
-	p := raw
-	for i := 0; i < n; i++ {
-		j := strings.IndexByte(p, '/')
-		if j < 0 {
-			return "", &Error{Code: InvalidPath, Path: raw,
-				Message: "invalid path " + strconv.Quote(raw) + ": -p" + strconv.Itoa(n) + " strips the whole path"}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fail(InvalidPath, "control character in path")
 		}
-		p = p[j+1:]
 	}
-	return p, nil
+	switch {
+	case p == "":
+		return fail(InvalidPath, "empty path")
+	case strings.HasPrefix(p, "/") && !fault.On(fault.AcceptAbsolutePath):
+		return fail(PathOutsideCwd, "absolute path")
+	case strings.ContainsRune(p, '\\') && !fault.On(fault.AcceptBackslash):
+		return fail(InvalidPath, "backslash in path")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if (seg == "." || seg == "..") && !fault.On(fault.AcceptDotDot) {
+			if c := path.Clean(p); c == ".." || strings.HasPrefix(c, "../") {
+				return fail(PathOutsideCwd, "the path leads outside --cwd")
+			}
+			return fail(InvalidPath, strconv.Quote(seg)+" path segment")
+		}
+	}
+	return nil
+}
+
+// StripPath removes the first n "/"-separated components of a raw patch
+// path, as -pN does. Removing all of it is a parse_error.
+func StripPath(raw string, n int) (string, error) {
+	segs := strings.Split(raw, "/")
+	if n >= len(segs) || strings.Join(segs[n:], "/") == "" {
+		return "", &Error{Code: ParseError,
+			Message: "-p" + strconv.Itoa(n) + " strips the whole path " + strconv.Quote(raw)}
+	}
+	return strings.Join(segs[n:], "/"), nil
+}
+
+// samePath reports whether two stripped paths name the same file after
+// cleaning ("x//f" and "x/f" do; a trailing slash counts).
+func samePath(a, b string) bool {
+	clean := func(p string) string {
+		c := path.Clean(p)
+		if strings.HasSuffix(p, "/") && c != "/" {
+			c += "/"
+		}
+		return c
+	}
+	return clean(a) == clean(b)
 }

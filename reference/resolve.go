@@ -31,10 +31,10 @@ func (m *Move) Payload() []byte {
 }
 
 // Resolve strips n leading components from the patch's paths (-pN) and
-// returns the move to plan. It fails with invalid_path when stripping
-// consumes a whole path, and parse_error when the --- and +++ paths of a
-// file -> file section name different files or the two sections of a
-// cross-file move name the same one.
+// returns the move to plan. Stripping a whole path, --- and +++ paths of a
+// file -> file section that name different files after cleaning, and the
+// two sections of a cross-file move naming the same file are parse_error.
+// The paths themselves are checked when the tree is read.
 func (p *Patch) Resolve(strip int) (*Move, error) {
 	m := &Move{ID: p.ID, PayloadSHA256: p.PayloadSHA256, Shape: p.Shape(),
 		Source: p.SourceHunk(), Target: p.TargetHunk()}
@@ -48,8 +48,8 @@ func (p *Patch) Resolve(strip int) (*Move, error) {
 		if err != nil {
 			return nil, err
 		}
-		if old != DevNull && new != DevNull && old != new {
-			return nil, &Error{Code: ParseError, Phase: "parse",
+		if old != DevNull && new != DevNull && !samePath(old, new) {
+			return nil, &Error{Code: ParseError,
 				Message: "--- and +++ name different files after -p" + strconv.Itoa(strip) + ": " + old + " and " + new}
 		}
 		paths[i] = old
@@ -69,8 +69,8 @@ func (p *Patch) Resolve(strip int) (*Move, error) {
 			m.Src, m.Dst = old, old
 		}
 	}
-	if len(paths) == 2 && paths[0] == paths[1] {
-		return nil, &Error{Code: ParseError, Phase: "parse",
+	if len(paths) == 2 && samePath(paths[0], paths[1]) {
+		return nil, &Error{Code: ParseError,
 			Message: "the two sections of a cross-file move name the same file " + paths[0] + "; use one section"}
 	}
 	return m, nil

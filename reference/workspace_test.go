@@ -63,6 +63,9 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// TestWorkspaceReadErrors checks the codes upstream 1.1.0 gives for
+// operation paths: any symlink component is symlink_path, a file used as a
+// folder is file_not_found, escaping paths are path_outside_cwd.
 func TestWorkspaceReadErrors(t *testing.T) {
 	t.Parallel()
 	outside := t.TempDir()
@@ -91,17 +94,26 @@ func TestWorkspaceReadErrors(t *testing.T) {
 		{"missing", FileNotFound},
 		{"nodir/missing", FileNotFound},
 		{"link-in", SymlinkPath},
-		{"link-out", PathOutsideCwd},
+		{"link-out", SymlinkPath},
 		{"linkdir/inner", SymlinkPath},
-		{"linkdir-out/secret", PathOutsideCwd},
+		{"linkdir-out/secret", SymlinkPath},
 		{"dangling", SymlinkPath},
-		{"dangling-out", PathOutsideCwd},
+		{"dangling-out", SymlinkPath},
 		{"dir/nested-link", SymlinkPath},
 		{"dir", NotRegularFile},
 		{"fifo", NotRegularFile},
-		{"file/below", NotRegularFile},
-		{"../escape", InvalidPath},
-		{"/etc/passwd", InvalidPath},
+		{"file/below", FileNotFound},
+		{"../escape", PathOutsideCwd},
+		{"dir/../../escape", PathOutsideCwd},
+		{"dir/../file", InvalidPath},
+		{"./file", InvalidPath},
+		{"..", PathOutsideCwd},
+		{".", InvalidPath},
+		{`..\file`, InvalidPath},
+		{"/etc/passwd", PathOutsideCwd},
+		{`/x\f`, PathOutsideCwd},
+		{"dir//inner", ""},
+		{"dir/inner/", ""},
 		{strings.Repeat("n", 300), IOError},
 	}
 	for _, tt := range tests {
