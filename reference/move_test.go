@@ -249,7 +249,7 @@ var shapeRequests = []struct {
 		patch: section("a/f", "b/f", sha("b\nc\n"), "") +
 			"@@ -1,4 +1,2 @@ blockpatch-source id=move-1\n a\n-b\n-c\n d\n\n" +
 			"@@ -5,1 +5,3 @@ blockpatch-target id=move-1\n e\n+b\n+c\n",
-		move: MoveResult{Src: "f", Dst: "f", SourceRange: &Range{2, 6}, TargetRange: &Range{6, 10}, InsertIndex: ptr(10)},
+		move: MoveResult{Src: "f", Dst: "f", SourceRange: &Range{2, 6}, TargetRange: &Range{8, 10}, InsertIndex: ptr(10)},
 	},
 	{
 		name: "relocation up", why: "the source hunk comes first even when the target is above it",
@@ -307,7 +307,7 @@ var shapeRequests = []struct {
 			"@@ -1,3 +1,2 @@ blockpatch-source id=move-1\n one\n-two\n three\n\n" +
 			section("a/sub/b.txt", "b/sub/b.txt", sha("two\n"), "role=target") +
 			"@@ -2,1 +2,2 @@ blockpatch-target id=move-1\n+two\n end\n" + NoNewlineMarker + "\n",
-		move: MoveResult{Src: "a.txt", Dst: "sub/b.txt", SourceRange: &Range{4, 8}, TargetRange: &Range{6, 10}, InsertIndex: ptr(6)},
+		move: MoveResult{Src: "a.txt", Dst: "sub/b.txt", SourceRange: &Range{4, 8}, TargetRange: &Range{6, 9}, InsertIndex: ptr(6)},
 	},
 	{
 		name: "crlf and multibyte", why: "bytes are kept exactly",
@@ -358,7 +358,7 @@ var shapeRequests = []struct {
 		after:   MapFiles{"f": []byte("a\nnew\nb\n")},
 		status:  StatusApplied,
 		patch:   section("a/f", "b/f", sha("new\n"), "") + "@@ -1,1 +1,2 @@ blockpatch-target id=move-1\n a\n+new\n",
-		move:    MoveResult{Src: "f", Dst: "f", TargetRange: &Range{2, 6}, InsertIndex: ptr(2)},
+		move:    MoveResult{Src: "f", Dst: "f", TargetRange: &Range{0, 2}, InsertIndex: ptr(2)},
 	},
 	{
 		name: "insertion already applied", why: "the request carries the payload, so its final state is provable",
@@ -367,7 +367,7 @@ var shapeRequests = []struct {
 		after:   MapFiles{"f": []byte("a\nnew\nb\n")},
 		status:  StatusAlreadyApplied,
 		patch:   section("a/f", "b/f", sha("new\n"), "") + "@@ -1,1 +1,2 @@ blockpatch-target id=move-1\n a\n+new\n",
-		move:    MoveResult{TargetRange: &Range{2, 6}, InsertIndex: ptr(2)},
+		move:    MoveResult{TargetRange: &Range{0, 6}, InsertIndex: ptr(2)},
 	},
 	{
 		name: "insertion widened", why: "the minimal context would match twice after the move, then once before it; it grows until neither",
@@ -385,7 +385,7 @@ var shapeRequests = []struct {
 		after:   MapFiles{"d/new": []byte("x\ny")},
 		status:  StatusApplied,
 		patch:   section("/dev/null", "b/d/new", sha("x\ny"), "") + "@@ -0,0 +1,2 @@ blockpatch-target id=move-1\n+x\n+y\n" + NoNewlineMarker + "\n",
-		move:    MoveResult{Src: DevNull, Dst: "d/new", TargetRange: &Range{0, 3}, InsertIndex: ptr(0)},
+		move:    MoveResult{Src: DevNull, Dst: "d/new", TargetRange: &Range{0, 0}, InsertIndex: ptr(0)},
 	},
 	{
 		name: "create_file empty", why: "an empty payload creates an empty file",
@@ -518,9 +518,9 @@ var errorRequests = []struct {
 	{"selection ambiguous overlapping", "overlapping src_start occurrences count",
 		`{"src":"f","src_start":"aa","src_end":"b","dst":"/dev/null"}`, MapFiles{"f": []byte("aaab")},
 		Error{Code: SourceAmbiguous, Matches: 2, Ranges: []Range{{0, 4}, {1, 4}}}},
-	{"selection ambiguous truncated", "counting stops at 100",
+	{"selection ambiguous truncated", "counting stops at 11, as upstream's",
 		`{"src":"f","src_start":"a","src_end":"b","dst":"/dev/null"}`, MapFiles{"f": []byte(strings.Repeat("a", 150) + "b")},
-		Error{Code: SourceAmbiguous, Matches: 100, MatchesTruncated: true}},
+		Error{Code: SourceAmbiguous, Matches: 11, MatchesTruncated: true}},
 	{"target missing", "", `{"src":"f","src_start":"a","src_end":"\n","target_before":"zz"}`, MapFiles{"f": []byte("a\nb\n")},
 		Error{Code: TargetNotFound, Anchor: "target", Path: "f", Phase: "target"}},
 	{"target ambiguous", "ranges cover target_before+target_after",

@@ -85,8 +85,10 @@ func stripHeaderPath(raw string, n int) (string, error) {
 
 // Reverse returns the move that undoes m (-R): source and target swap
 // roles, so insertion becomes deletion, creation becomes removal and a
-// relocation runs back. A payload-only source hunk of an in-file shape has
-// no anchor to re-insert at and cannot be reversed (parse_error).
+// relocation runs back. A payload-only source hunk reverses to a target
+// with an empty anchor, which Evaluate never finds: the reversed move is
+// already_applied when the payload is present once, target_not_found
+// otherwise.
 func (m *Move) Reverse() (*Move, error) {
 	if fault.On(fault.NoReverse) {
 		return m, nil
@@ -116,10 +118,6 @@ func (m *Move) Reverse() (*Move, error) {
 		r.Shape = ShapeRemove
 	case ShapeRemove:
 		r.Shape = ShapeCreate
-	}
-	if r.Target != nil && r.Shape != ShapeCreate && len(r.Target.Before)+len(r.Target.After) == 0 {
-		return nil, &Error{Code: ParseError, Phase: "reverse",
-			Message: "cannot reverse: the source hunk has no context to anchor the re-inserted payload"}
 	}
 	return r, nil
 }
