@@ -21,7 +21,9 @@ import (
 // changed underneath the plan. Use one Workspace per operation.
 type Workspace struct {
 	root string
-	seen map[string]snapshot
+	// rootErr is why the root cannot be resolved; every read reports it.
+	rootErr error
+	seen    map[string]snapshot
 	// BeforeVerify, when set, runs after every file is staged and before the
 	// inputs are re-checked. Tests use it to inject concurrent changes.
 	BeforeVerify func()
@@ -34,25 +36,23 @@ type snapshot struct {
 	info   fs.FileInfo
 }
 
-// NewWorkspace opens root as the directory operations are confined to. A
-// missing root is file_not_found; a root that is not a directory is
-// not_regular_file.
+// NewWorkspace opens root as the directory operations are confined to. As
+// upstream does, the root is judged only when a path is first read: a
+// missing root makes every ReadFile fail with file_not_found naming the
+// absolute root (phase path), before the path itself is checked; a root
+// that is not a directory makes every path file_not_found.
 func NewWorkspace(root string) (*Workspace, error) {
 	abs, err := filepath.Abs(root)
-	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
-	}
 	if err != nil {
-		return nil, fsError(err, root, "read")
+		return nil, fsError(err, root, "path")
 	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return nil, fsError(err, root, "read")
+	w := &Workspace{root: abs, seen: map[string]snapshot{}}
+	if real, err := filepath.EvalSymlinks(abs); err != nil {
+		w.rootErr = fsError(err, abs, "path")
+	} else {
+		w.root = real
 	}
-	if !info.IsDir() {
-		return nil, &Error{Code: NotRegularFile, Phase: "read", Path: root, Message: "--cwd " + root + " is not a directory"}
-	}
-	return &Workspace{root: abs, seen: map[string]snapshot{}}, nil
+	return w, nil
 }
 
 // Root returns the workspace's absolute root with symlinks resolved.
@@ -64,6 +64,10 @@ func (w *Workspace) Root() string { return w.root }
 // path or one whose parent is not a directory; a failing read is
 // permission_denied or io_error with phase "io".
 func (w *Workspace) ReadFile(path string) ([]byte, error) {
+	if w.rootErr != nil {
+		e := *w.rootErr.(*Error)
+		return nil, &e
+	}
 	full, err := w.resolve(path)
 	if err != nil {
 		if errors.Is(err, &Error{Code: FileNotFound}) {

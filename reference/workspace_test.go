@@ -245,15 +245,27 @@ func TestCommitStagingFailureLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestNewWorkspace: as in upstream 1.1.0, --cwd is judged when the first
+// path is read. A missing root is file_not_found naming the absolute root
+// (phase path), before the path's own checks; under a root that is a file
+// every path is file_not_found.
 func TestNewWorkspace(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"f": "x"})
-	_, err := NewWorkspace(filepath.Join(root, "missing"))
+	missing := filepath.Join(root, "missing")
+	ws, err := NewWorkspace(missing)
+	wantCode(t, err, "")
+	_, err = ws.ReadFile("../x")
 	wantCode(t, err, FileNotFound)
-	_, err = NewWorkspace(filepath.Join(root, "f"))
-	wantCode(t, err, NotRegularFile)
-	if !errors.Is(err, &Error{Code: NotRegularFile}) {
+	if e := err.(*Error); e.Path != missing || e.Phase != "path" {
+		t.Errorf("path %q phase %q, want %q path", e.Path, e.Phase, missing)
+	}
+	ws, err = NewWorkspace(filepath.Join(root, "f"))
+	wantCode(t, err, "")
+	_, err = ws.ReadFile("g")
+	wantCode(t, err, FileNotFound)
+	if !errors.Is(err, &Error{Code: FileNotFound}) {
 		t.Error("errors.Is must compare codes")
 	}
 }
