@@ -218,17 +218,14 @@ func (p *parser) checkHeaderPath(path, prefix, header string) error {
 	return nil
 }
 
-var (
-	idPattern  = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
-	shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-)
+var shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func (p *parser) metadata(raw string) (metadata, error) {
 	meta := metadata{line: p.line}
 	seen := map[string]bool{}
-	for _, tok := range strings.Split(raw, " ") {
+	for _, tok := range strings.Fields(raw) { // upstream splits on runs of blanks
 		key, value, ok := strings.Cut(tok, "=")
-		if !ok || key == "" || value == "" {
+		if !ok || key == "" {
 			return meta, p.errorf("metadata token %s is not key=value", strconv.Quote(tok))
 		}
 		if seen[key] {
@@ -236,10 +233,7 @@ func (p *parser) metadata(raw string) (metadata, error) {
 		}
 		seen[key] = true
 		switch {
-		case key == "id":
-			if !idPattern.MatchString(value) {
-				return meta, p.errorf("invalid move id %s", strconv.Quote(value))
-			}
+		case key == "id": // upstream takes any non-empty token
 			meta.id = value
 		case key == "payload-sha256":
 			if !shaPattern.MatchString(value) {

@@ -92,6 +92,59 @@ func StripPath(raw string, n int) (string, error) {
 	return strings.Join(segs[n:], "/"), nil
 }
 
+// decodePath replaces invalid UTF-8 in a patch path with U+FFFD, one per
+// maximal invalid subsequence as the WHATWG decoder does, because upstream
+// reads the patch as text: such a path names the replaced file, never the
+// raw bytes.
+func decodePath(p string) string {
+	if utf8.ValidString(p) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRuneInString(p[i:])
+		if r != utf8.RuneError || n > 1 {
+			b.WriteString(p[i : i+n])
+			i += n
+			continue
+		}
+		b.WriteRune(utf8.RuneError)
+		i += invalidPrefix(p[i:])
+	}
+	return b.String()
+}
+
+// invalidPrefix returns the length of the maximal subpart of an invalid
+// sequence at the start of s: a lead byte and the continuation bytes that
+// could still have completed it.
+func invalidPrefix(s string) int {
+	need, lo, hi := 0, byte(0x80), byte(0xbf)
+	switch c := s[0]; {
+	case c >= 0xc2 && c <= 0xdf:
+		need = 1
+	case c == 0xe0:
+		need, lo = 2, 0xa0
+	case c == 0xed:
+		need, hi = 2, 0x9f
+	case c >= 0xe1 && c <= 0xef:
+		need = 2
+	case c == 0xf0:
+		need, lo = 3, 0x90
+	case c == 0xf4:
+		need, hi = 3, 0x8f
+	case c >= 0xf1 && c <= 0xf3:
+		need = 3
+	}
+	n := 1
+	for ; n <= need && n < len(s); n++ {
+		if s[n] < lo || s[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xbf
+	}
+	return n
+}
+
 // samePath reports whether two stripped paths name the same file after
 // cleaning ("x//f" and "x/f" do; a trailing slash counts).
 func samePath(a, b string) bool {

@@ -80,7 +80,8 @@ func stripHeaderPath(raw string, n int) (string, error) {
 	if raw == DevNull {
 		return DevNull, nil
 	}
-	return StripPath(raw, n)
+	p, err := StripPath(raw, n)
+	return decodePath(p), err
 }
 
 // Reverse returns the move that undoes m (-R): source and target swap
