@@ -94,7 +94,7 @@ func TestFormatCanonicalises(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct{ in, want string }{
 		"counts omitted and extra blank lines": {
-			"\n\n" + section("a/f", "b/f", sha("x\n"), "") + "\n\n@@ -2 +2,0 @@ blockpatch-source id=move-1\n-x\n\n\n" +
+			section("a/f", "b/f", sha("x\n"), "") + "\n\n@@ -2 +2,0 @@ blockpatch-source id=move-1\n-x\n\n\n" +
 				"@@ -5 +4,2 @@ blockpatch-target id=move-1\n+x\n z\n\n",
 			section("a/f", "b/f", sha("x\n"), "") + "@@ -2,1 +2,0 @@ blockpatch-source id=move-1\n-x\n" +
 				"@@ -5,1 +4,2 @@ blockpatch-target id=move-1\n+x\n z\n",

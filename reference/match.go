@@ -6,9 +6,10 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
-// MatchCountLimit bounds how many occurrences a search counts. When a search
-// reaches it, Matches.Truncated is set and Count is a lower bound.
-const MatchCountLimit = 100
+// MatchCountLimit bounds how many occurrences a search counts: one more than
+// MaxReportedRanges, as upstream counts. When a further occurrence exists,
+// Matches.Truncated is set and Count is a lower bound.
+const MatchCountLimit = 11
 
 // MaxReportedRanges is how many occurrences an error reports in ranges and
 // line_ranges.

@@ -42,10 +42,11 @@ func TestFind(t *testing.T) {
 		{"needle longer", "ab", "abc", 0, false, nil},
 		{"whole", "abc", "abc", 1, false, []Range{{0, 3}}},
 		{"crlf is not lf", "a\r\nb\n", "a\nb", 0, false, nil},
-		{"ranges capped at ten", string(bytes.Repeat([]byte("x"), 12)), "x", 12, false,
+		{"ranges capped at ten", string(bytes.Repeat([]byte("x"), 11)), "x", 11, false,
 			[]Range{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {8, 9}, {9, 10}}},
 		{"count at limit is exact", string(bytes.Repeat([]byte("x"), MatchCountLimit)), "x", MatchCountLimit, false, nil},
 		{"count past limit truncates", string(bytes.Repeat([]byte("x"), MatchCountLimit+1)), "x", MatchCountLimit, true, nil},
+		{"upstream stops at eleven", string(bytes.Repeat([]byte("x"), 150)), "x", 11, true, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

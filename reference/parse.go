@@ -14,12 +14,14 @@ const NoNewlineMarker = `\ No newline at end of file`
 
 // Parse reads a .blockpatch document. It checks syntax and structure only:
 // which files exist, what they hold, and whether the payload hash is right
-// are questions for Plan. Every violation is a parse_error naming the line,
-// or invalid_path for a header path that breaks the path rules.
+// are questions for Evaluate. Every violation is a parse_error naming the
+// line, or invalid_path for a header path holding a control character.
+// The document starts with its first diff --blockpatch line; a header line
+// may end in "\r\n", and the last line may lack its newline.
 func Parse(data []byte) (*Patch, error) {
 	p := &parser{data: data}
 	patch := &Patch{}
-	for p.skipBlank() {
+	for len(patch.Sections) == 0 || p.skipBlank() {
 		if len(patch.Sections) == 2 {
 			return nil, p.errorf("a patch holds one move: a third section is not allowed")
 		}
@@ -95,7 +97,7 @@ func (p *parser) skipBlank() bool {
 		if !ok {
 			return false
 		}
-		if len(t) != 0 {
+		if len(t) != 0 && string(t) != "\r" {
 			return true
 		}
 		p.next()
@@ -111,7 +113,6 @@ func (p *parser) errorAt(line int, format string, args ...any) *Error {
 	if line > 0 {
 		e.Message = "line " + strconv.Itoa(line) + ": " + e.Message
 	}
-	e.Phase = "parse"
 	return e
 }
 
@@ -121,16 +122,11 @@ func (p *parser) header(prefix, what string) (string, error) {
 	if !p.next() {
 		return "", p.errorAt(p.line+1, "unexpected end of patch: expected %s", what)
 	}
-	if !p.nl {
-		return "", p.errorf("missing newline at end of patch")
-	}
-	if bytes.HasSuffix(p.text, []byte{'\r'}) {
-		return "", p.errorf("%s ends with a carriage return", what)
-	}
-	if !bytes.HasPrefix(p.text, []byte(prefix)) {
+	text := bytes.TrimSuffix(p.text, []byte{'\r'})
+	if !bytes.HasPrefix(text, []byte(prefix)) {
 		return "", p.errorf("expected %s, found %s", what, strconv.Quote(string(p.text)))
 	}
-	return string(p.text[len(prefix):]), nil
+	return string(text[len(prefix):]), nil
 }
 
 type metadata struct {
@@ -200,8 +196,9 @@ func (p *parser) section() (*Section, metadata, error) {
 	return s, meta, nil
 }
 
-// checkHeaderPath checks a --- or +++ path: DevNull, or prefix plus a path
-// that passes the path rules.
+// checkHeaderPath checks a --- or +++ path: DevNull, or prefix plus a
+// non-empty path. A control character is invalid_path; the other path
+// rules apply to the stripped path when the tree is read.
 func (p *parser) checkHeaderPath(path, prefix, header string) error {
 	if path == DevNull {
 		return nil
@@ -209,20 +206,26 @@ func (p *parser) checkHeaderPath(path, prefix, header string) error {
 	if !strings.HasPrefix(path, prefix) {
 		return p.errorf("%s path %s must start with %s or be /dev/null", header, strconv.Quote(path), prefix)
 	}
-	return CheckPath(path)
+	if path == prefix {
+		return p.errorf("%s header names no path", header)
+	}
+	for _, r := range path {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return &Error{Code: InvalidPath, Phase: "path", Path: path,
+				Message: header + " path " + strconv.Quote(path) + " holds a control character"}
+		}
+	}
+	return nil
 }
 
-var (
-	idPattern  = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
-	shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-)
+var shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func (p *parser) metadata(raw string) (metadata, error) {
 	meta := metadata{line: p.line}
 	seen := map[string]bool{}
-	for _, tok := range strings.Split(raw, " ") {
+	for _, tok := range strings.Fields(raw) { // upstream splits on runs of blanks
 		key, value, ok := strings.Cut(tok, "=")
-		if !ok || key == "" || value == "" {
+		if !ok || key == "" {
 			return meta, p.errorf("metadata token %s is not key=value", strconv.Quote(tok))
 		}
 		if seen[key] {
@@ -230,10 +233,7 @@ func (p *parser) metadata(raw string) (metadata, error) {
 		}
 		seen[key] = true
 		switch {
-		case key == "id":
-			if !idPattern.MatchString(value) {
-				return meta, p.errorf("invalid move id %s", strconv.Quote(value))
-			}
+		case key == "id": // upstream takes any non-empty token
 			meta.id = value
 		case key == "payload-sha256":
 			if !shaPattern.MatchString(value) {
@@ -330,13 +330,9 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 				lastPart = -1
 				continue
 			}
-			buf := parts[lastPart]
-			parts[lastPart] = buf[:len(buf)-1]
+			parts[lastPart] = bytes.TrimSuffix(parts[lastPart], newline)
 			lastPart = -1
 			continue
-		}
-		if !p.nl {
-			return nil, p.errorf("missing newline at end of patch (mark a line without newline with %q)", NoNewlineMarker)
 		}
 		switch prefix {
 		case ' ':
@@ -364,7 +360,9 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 			return nil, p.errorAt(headerLine, "hunk body is longer than its header counts (-%d +%d)", h.OldCount, h.NewCount)
 		}
 		parts[part] = append(parts[part], normalise(p.text[1:])...)
-		parts[part] = append(parts[part], '\n')
+		if p.nl { // the patch's last line may lack its newline, and so do its bytes
+			parts[part] = append(parts[part], '\n')
+		}
 		lastPart = part
 	}
 	h.Before, h.Payload, h.After = parts[before], parts[payload], parts[after]
@@ -415,9 +413,7 @@ func (p *parser) markerNext() bool {
 // checkStructure enforces the section shapes of the spec's table.
 func checkStructure(patch *Patch) error {
 	bad := func(format string, args ...any) error {
-		e := errorf(ParseError, format, args...)
-		e.Phase = "parse"
-		return e
+		return errorf(ParseError, format, args...)
 	}
 	if len(patch.Sections) == 2 {
 		roles := patch.Sections[0].Role + "," + patch.Sections[1].Role

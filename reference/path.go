@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -46,20 +47,113 @@ func CheckPath(p string) error {
 	return nil
 }
 
-// StripPath validates a raw patch path and removes its first n components,
-// as -pN does. Stripping every component is invalid_path.
-func StripPath(raw string, n int) (string, error) {
-	if err := CheckPath(raw); err != nil {
-		return "", err
+// checkTreePath validates an operation path as check and apply do before
+// they look at the tree (phase "path"), in this order: control characters
+// and an empty path are invalid_path, an absolute path is path_outside_cwd,
+// a backslash is invalid_path, and "." or ".." segments are
+// path_outside_cwd when the cleaned path leaves the root, invalid_path
+// otherwise. Empty segments ("x//f", "f/") are allowed.
+func checkTreePath(p string) error {
+	fail := func(code Code, why string) error {
+		return &Error{Code: code, Phase: "path", Path: p, Message: "invalid path " + strconv.Quote(p) + ": " + why}
 	}
-	p := raw
-	for i := 0; i < n; i++ {
-		j := strings.IndexByte(p, '/')
-		if j < 0 {
-			return "", &Error{Code: InvalidPath, Path: raw,
-				Message: "invalid path " + strconv.Quote(raw) + ": -p" + strconv.Itoa(n) + " strips the whole path"}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fail(InvalidPath, "control character in path")
 		}
-		p = p[j+1:]
 	}
-	return p, nil
+	switch {
+	case p == "":
+		return fail(InvalidPath, "empty path")
+	case strings.HasPrefix(p, "/") && !fault.On(fault.AcceptAbsolutePath):
+		return fail(PathOutsideCwd, "absolute path")
+	case strings.ContainsRune(p, '\\') && !fault.On(fault.AcceptBackslash):
+		return fail(InvalidPath, "backslash in path")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if (seg == "." || seg == "..") && !fault.On(fault.AcceptDotDot) {
+			if c := path.Clean(p); c == ".." || strings.HasPrefix(c, "../") {
+				return fail(PathOutsideCwd, "the path leads outside --cwd")
+			}
+			return fail(InvalidPath, strconv.Quote(seg)+" path segment")
+		}
+	}
+	return nil
+}
+
+// StripPath removes the first n "/"-separated components of a raw patch
+// path, as -pN does. Removing all of it is a parse_error.
+func StripPath(raw string, n int) (string, error) {
+	segs := strings.Split(raw, "/")
+	if n >= len(segs) || strings.Join(segs[n:], "/") == "" {
+		return "", &Error{Code: ParseError,
+			Message: "-p" + strconv.Itoa(n) + " strips the whole path " + strconv.Quote(raw)}
+	}
+	return strings.Join(segs[n:], "/"), nil
+}
+
+// decodePath replaces invalid UTF-8 in a patch path with U+FFFD, one per
+// maximal invalid subsequence as the WHATWG decoder does, because upstream
+// reads the patch as text: such a path names the replaced file, never the
+// raw bytes.
+func decodePath(p string) string {
+	if utf8.ValidString(p) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRuneInString(p[i:])
+		if r != utf8.RuneError || n > 1 {
+			b.WriteString(p[i : i+n])
+			i += n
+			continue
+		}
+		b.WriteRune(utf8.RuneError)
+		i += invalidPrefix(p[i:])
+	}
+	return b.String()
+}
+
+// invalidPrefix returns the length of the maximal subpart of an invalid
+// sequence at the start of s: a lead byte and the continuation bytes that
+// could still have completed it.
+func invalidPrefix(s string) int {
+	need, lo, hi := 0, byte(0x80), byte(0xbf)
+	switch c := s[0]; {
+	case c >= 0xc2 && c <= 0xdf:
+		need = 1
+	case c == 0xe0:
+		need, lo = 2, 0xa0
+	case c == 0xed:
+		need, hi = 2, 0x9f
+	case c >= 0xe1 && c <= 0xef:
+		need = 2
+	case c == 0xf0:
+		need, lo = 3, 0x90
+	case c == 0xf4:
+		need, hi = 3, 0x8f
+	case c >= 0xf1 && c <= 0xf3:
+		need = 3
+	}
+	n := 1
+	for ; n <= need && n < len(s); n++ {
+		if s[n] < lo || s[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xbf
+	}
+	return n
+}
+
+// samePath reports whether two stripped paths name the same file after
+// cleaning ("x//f" and "x/f" do; a trailing slash counts).
+func samePath(a, b string) bool {
+	clean := func(p string) string {
+		c := path.Clean(p)
+		if strings.HasSuffix(p, "/") && c != "/" {
+			c += "/"
+		}
+		return c
+	}
+	return clean(a) == clean(b)
 }

@@ -31,10 +31,10 @@ func (m *Move) Payload() []byte {
 }
 
 // Resolve strips n leading components from the patch's paths (-pN) and
-// returns the move to plan. It fails with invalid_path when stripping
-// consumes a whole path, and parse_error when the --- and +++ paths of a
-// file -> file section name different files or the two sections of a
-// cross-file move name the same one.
+// returns the move to plan. Stripping a whole path, --- and +++ paths of a
+// file -> file section that name different files after cleaning, and the
+// two sections of a cross-file move naming the same file are parse_error.
+// The paths themselves are checked when the tree is read.
 func (p *Patch) Resolve(strip int) (*Move, error) {
 	m := &Move{ID: p.ID, PayloadSHA256: p.PayloadSHA256, Shape: p.Shape(),
 		Source: p.SourceHunk(), Target: p.TargetHunk()}
@@ -48,8 +48,8 @@ func (p *Patch) Resolve(strip int) (*Move, error) {
 		if err != nil {
 			return nil, err
 		}
-		if old != DevNull && new != DevNull && old != new {
-			return nil, &Error{Code: ParseError, Phase: "parse",
+		if old != DevNull && new != DevNull && !samePath(old, new) {
+			return nil, &Error{Code: ParseError,
 				Message: "--- and +++ name different files after -p" + strconv.Itoa(strip) + ": " + old + " and " + new}
 		}
 		paths[i] = old
@@ -69,8 +69,8 @@ func (p *Patch) Resolve(strip int) (*Move, error) {
 			m.Src, m.Dst = old, old
 		}
 	}
-	if len(paths) == 2 && paths[0] == paths[1] {
-		return nil, &Error{Code: ParseError, Phase: "parse",
+	if len(paths) == 2 && samePath(paths[0], paths[1]) {
+		return nil, &Error{Code: ParseError,
 			Message: "the two sections of a cross-file move name the same file " + paths[0] + "; use one section"}
 	}
 	return m, nil
@@ -80,13 +80,16 @@ func stripHeaderPath(raw string, n int) (string, error) {
 	if raw == DevNull {
 		return DevNull, nil
 	}
-	return StripPath(raw, n)
+	p, err := StripPath(raw, n)
+	return decodePath(p), err
 }
 
 // Reverse returns the move that undoes m (-R): source and target swap
 // roles, so insertion becomes deletion, creation becomes removal and a
-// relocation runs back. A payload-only source hunk of an in-file shape has
-// no anchor to re-insert at and cannot be reversed (parse_error).
+// relocation runs back. A payload-only source hunk reverses to a target
+// with an empty anchor, which Evaluate never finds: the reversed move is
+// already_applied when the payload is present once, target_not_found
+// otherwise.
 func (m *Move) Reverse() (*Move, error) {
 	if fault.On(fault.NoReverse) {
 		return m, nil
@@ -116,10 +119,6 @@ func (m *Move) Reverse() (*Move, error) {
 		r.Shape = ShapeRemove
 	case ShapeRemove:
 		r.Shape = ShapeCreate
-	}
-	if r.Target != nil && r.Shape != ShapeCreate && len(r.Target.Before)+len(r.Target.After) == 0 {
-		return nil, &Error{Code: ParseError, Phase: "reverse",
-			Message: "cannot reverse: the source hunk has no context to anchor the re-inserted payload"}
 	}
 	return r, nil
 }

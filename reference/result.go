@@ -17,12 +17,13 @@ type Result struct {
 	Affected []string `json:"affected"`
 	// Written is true only when files were replaced; callers that commit a
 	// plan set it.
-	Written         bool         `json:"written"`
-	Noop            bool         `json:"noop"`
-	Status          Status       `json:"status"`
-	Moves           []MoveResult `json:"moves"`
-	StripComponents *int         `json:"strip_components,omitempty"`
-	Patch           *string      `json:"patch,omitempty"`
+	Written bool         `json:"written"`
+	Noop    bool         `json:"noop"`
+	Status  Status       `json:"status"`
+	Moves   []MoveResult `json:"moves"`
+	// StripComponents and Patch follow moves, where upstream prints them.
+	StripComponents *int    `json:"strip_components,omitempty"`
+	Patch           *string `json:"patch,omitempty"`
 	// Warnings (blockpatch 1.1.1) flag a valid move that may surprise.
 	Warnings []Warning `json:"warnings,omitempty"`
 }
@@ -44,11 +45,15 @@ type MoveResult struct {
 	Dst           string `json:"dst"`
 	PayloadSHA256 string `json:"payload_sha256"`
 	PayloadBytes  int    `json:"payload_bytes"`
-	// SourceRange is the payload's bytes in the source file before the move.
+	// SourceRange is the payload's bytes in the source file before the move;
+	// nil when there is no source or it is already gone.
 	SourceRange *Range `json:"source_range"`
-	// TargetRange is where the target was found in the destination.
+	// TargetRange is the matched target text in the destination before the
+	// move: the anchor (context before + after) when the payload is still to
+	// be inserted, context + payload + context when it is already there.
 	TargetRange *Range `json:"target_range"`
-	// InsertIndex is where the payload goes in the destination before the move.
+	// InsertIndex is where the payload starts in the destination: the
+	// insertion offset, or the payload's offset when already applied.
 	InsertIndex *int `json:"insert_index"`
 }
 

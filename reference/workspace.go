@@ -21,7 +21,9 @@ import (
 // changed underneath the plan. Use one Workspace per operation.
 type Workspace struct {
 	root string
-	seen map[string]snapshot
+	// rootErr is why the root cannot be resolved; every read reports it.
+	rootErr error
+	seen    map[string]snapshot
 	// BeforeVerify, when set, runs after every file is staged and before the
 	// inputs are re-checked. Tests use it to inject concurrent changes.
 	BeforeVerify func()
@@ -34,35 +36,38 @@ type snapshot struct {
 	info   fs.FileInfo
 }
 
-// NewWorkspace opens root as the directory operations are confined to. A
-// missing root is file_not_found; a root that is not a directory is
-// not_regular_file.
+// NewWorkspace opens root as the directory operations are confined to. As
+// upstream does, the root is judged only when a path is first read: a
+// missing root makes every ReadFile fail with file_not_found naming the
+// absolute root (phase path), before the path itself is checked; a root
+// that is not a directory makes every path file_not_found.
 func NewWorkspace(root string) (*Workspace, error) {
 	abs, err := filepath.Abs(root)
-	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
-	}
 	if err != nil {
-		return nil, fsError(err, root, "read")
+		return nil, fsError(err, root, "path")
 	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return nil, fsError(err, root, "read")
+	w := &Workspace{root: abs, seen: map[string]snapshot{}}
+	if real, err := filepath.EvalSymlinks(abs); err != nil {
+		w.rootErr = fsError(err, abs, "path")
+	} else {
+		w.root = real
 	}
-	if !info.IsDir() {
-		return nil, &Error{Code: NotRegularFile, Phase: "read", Path: root, Message: "--cwd " + root + " is not a directory"}
-	}
-	return &Workspace{root: abs, seen: map[string]snapshot{}}, nil
+	return w, nil
 }
 
 // Root returns the workspace's absolute root with symlinks resolved.
 func (w *Workspace) Root() string { return w.root }
 
-// ReadFile implements Files. Besides the codes of CheckPath it returns
-// symlink_path for a path through a symlink, path_outside_cwd when that
-// symlink leads outside the root, not_regular_file, file_not_found,
-// permission_denied and io_error.
+// ReadFile implements Files. Besides the codes of checkTreePath it returns,
+// with phase "path", symlink_path for a path with a symlink component
+// (wherever it leads), not_regular_file, and file_not_found for a missing
+// path or one whose parent is not a directory; a failing read is
+// permission_denied or io_error with phase "io".
 func (w *Workspace) ReadFile(path string) ([]byte, error) {
+	if w.rootErr != nil {
+		e := *w.rootErr.(*Error)
+		return nil, &e
+	}
 	full, err := w.resolve(path)
 	if err != nil {
 		if errors.Is(err, &Error{Code: FileNotFound}) {
@@ -75,7 +80,7 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	}
 	data, info, err := readRegular(full)
 	if err != nil {
-		return nil, fsError(err, path, "read")
+		return nil, fsError(err, path, "io")
 	}
 	w.seen[path] = snapshot{data: data, info: info}
 	return normalise(data), nil
@@ -98,61 +103,50 @@ func readRegular(full string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	if n, _ := f.Read(make([]byte, 1)); n != 0 { // grew while reading
-		return nil, nil, &Error{Code: ConcurrentModification, Phase: "read", Message: full + " changed while being read"}
+		return nil, nil, &Error{Code: ConcurrentModification, Phase: "io", Message: full + " changed while being read"}
 	}
 	return data, info, nil
 }
 
 // resolve checks an operation path and walks it component by component
-// below the root, refusing symlinks and non-directories on the way.
+// below the root, refusing symlinks and non-directories on the way. Empty
+// segments are skipped.
 func (w *Workspace) resolve(path string) (string, error) {
-	if err := CheckPath(path); err != nil {
+	if err := checkTreePath(path); err != nil {
 		return "", err
 	}
-	segs := strings.Split(path, "/")
+	var segs []string
+	for _, seg := range strings.Split(path, "/") {
+		if seg != "" {
+			segs = append(segs, seg)
+		}
+	}
 	cur := w.root
 	for i, seg := range segs {
 		cur = filepath.Join(cur, seg)
 		rel := strings.Join(segs[:i+1], "/")
 		info, err := os.Lstat(cur)
 		if err != nil {
-			return "", fsError(err, path, "read")
+			return "", fsError(err, path, "path")
 		}
 		if info.Mode()&fs.ModeSymlink != 0 && fault.On(fault.FollowSymlinks) {
 			if info, err = os.Stat(cur); err != nil {
-				return "", fsError(err, path, "read")
+				return "", fsError(err, path, "path")
 			}
 		}
 		switch mode := info.Mode(); {
 		case mode&fs.ModeSymlink != 0:
-			return "", w.symlinkError(cur, rel, path)
+			return "", &Error{Code: SymlinkPath, Phase: "path", Path: path,
+				Message: path + " passes through the symlink " + rel}
 		case i < len(segs)-1 && !mode.IsDir():
-			return "", &Error{Code: NotRegularFile, Phase: "read", Path: path,
+			return "", &Error{Code: FileNotFound, Phase: "path", Path: path,
 				Message: rel + " is not a directory, in path " + path}
 		case i == len(segs)-1 && !mode.IsRegular():
-			return "", &Error{Code: NotRegularFile, Phase: "read", Path: path,
+			return "", &Error{Code: NotRegularFile, Phase: "path", Path: path,
 				Message: path + " is not a regular file"}
 		}
 	}
 	return cur, nil
-}
-
-// symlinkError reports a symlink component: path_outside_cwd when it leads
-// outside the root, symlink_path otherwise.
-func (w *Workspace) symlinkError(full, rel, path string) error {
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil { // dangling: judge by where the link points
-		real, _ = os.Readlink(full)
-		if !filepath.IsAbs(real) {
-			real = filepath.Join(filepath.Dir(full), real)
-		}
-	}
-	if !within(w.root, filepath.Clean(real)) {
-		return &Error{Code: PathOutsideCwd, Phase: "read", Path: path,
-			Message: path + " leads outside --cwd through the symlink " + rel}
-	}
-	return &Error{Code: SymlinkPath, Phase: "read", Path: path,
-		Message: path + " passes through the symlink " + rel}
 }
 
 func within(root, p string) bool {
@@ -176,7 +170,7 @@ func fsError(err error, path, phase string) error {
 	case errors.Is(err, fs.ErrPermission):
 		code = PermissionDenied
 	case errors.Is(err, syscall.ENOTDIR):
-		code = NotRegularFile
+		code = FileNotFound
 	}
 	msg := err.Error()
 	var pe *fs.PathError
@@ -222,7 +216,7 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 		}
 		if !c.Remove {
 			if c.Create {
-				dirs, err := w.makeParents(c.Path)
+				dirs, err := w.makeParents(c.Path, full)
 				newDirs = append(newDirs, dirs...)
 				if err != nil {
 					return err
@@ -236,7 +230,7 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 				mode = snap.info.Mode().Perm()
 			}
 			if s.temp, err = stage(full, c.Data, mode); err != nil {
-				return fsError(err, c.Path, "write")
+				return fsError(err, full, "io")
 			}
 		}
 		stages = append(stages, s)
@@ -273,7 +267,7 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 			}
 		}
 		if err != nil {
-			return fsError(err, s.change.Path, "write")
+			return fsError(err, s.change.Path, "io")
 		}
 	}
 	return nil
@@ -283,14 +277,16 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 // the system's temp directory, where test trees live.
 func faultGuard(full string) error {
 	if fault.Active() && !within(os.TempDir(), full) {
-		return &Error{Code: IOError, Phase: "write", Message: "a mutant may write only below " + os.TempDir()}
+		return &Error{Code: IOError, Phase: "io", Message: "a mutant may write only below " + os.TempDir()}
 	}
 	return nil
 }
 
 // makeParents creates the missing parent directories of an operation path
-// and returns those it created, outermost first.
-func (w *Workspace) makeParents(path string) ([]string, error) {
+// and returns those it created, outermost first. Its errors name full, the
+// absolute path being created, in phase "io"; a parent that is not a
+// directory is io_error.
+func (w *Workspace) makeParents(path, full string) ([]string, error) {
 	segs := strings.Split(path, "/")
 	var made []string
 	cur := w.root
@@ -302,11 +298,11 @@ func (w *Workspace) makeParents(path string) ([]string, error) {
 			made = append(made, cur)
 		case errors.Is(err, fs.ErrExist):
 			if info, lerr := os.Lstat(cur); lerr != nil || !info.IsDir() {
-				return made, &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
-					Message: "a parent of " + path + " changed while planning"}
+				return made, &Error{Code: IOError, Phase: "io", Path: full, Err: err,
+					Message: "cannot make the folder " + cur + ": a file is in the way"}
 			}
 		default:
-			return made, fsError(err, path, "write")
+			return made, fsError(err, full, "io")
 		}
 	}
 	return made, nil

@@ -63,6 +63,9 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// TestWorkspaceReadErrors checks the codes upstream 1.1.0 gives for
+// operation paths: any symlink component is symlink_path, a file used as a
+// folder is file_not_found, escaping paths are path_outside_cwd.
 func TestWorkspaceReadErrors(t *testing.T) {
 	t.Parallel()
 	outside := t.TempDir()
@@ -91,17 +94,26 @@ func TestWorkspaceReadErrors(t *testing.T) {
 		{"missing", FileNotFound},
 		{"nodir/missing", FileNotFound},
 		{"link-in", SymlinkPath},
-		{"link-out", PathOutsideCwd},
+		{"link-out", SymlinkPath},
 		{"linkdir/inner", SymlinkPath},
-		{"linkdir-out/secret", PathOutsideCwd},
+		{"linkdir-out/secret", SymlinkPath},
 		{"dangling", SymlinkPath},
-		{"dangling-out", PathOutsideCwd},
+		{"dangling-out", SymlinkPath},
 		{"dir/nested-link", SymlinkPath},
 		{"dir", NotRegularFile},
 		{"fifo", NotRegularFile},
-		{"file/below", NotRegularFile},
-		{"../escape", InvalidPath},
-		{"/etc/passwd", InvalidPath},
+		{"file/below", FileNotFound},
+		{"../escape", PathOutsideCwd},
+		{"dir/../../escape", PathOutsideCwd},
+		{"dir/../file", InvalidPath},
+		{"./file", InvalidPath},
+		{"..", PathOutsideCwd},
+		{".", InvalidPath},
+		{`..\file`, InvalidPath},
+		{"/etc/passwd", PathOutsideCwd},
+		{`/x\f`, PathOutsideCwd},
+		{"dir//inner", ""},
+		{"dir/inner/", ""},
 		{strings.Repeat("n", 300), IOError},
 	}
 	for _, tt := range tests {
@@ -233,15 +245,27 @@ func TestCommitStagingFailureLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestNewWorkspace: as in upstream 1.1.0, --cwd is judged when the first
+// path is read. A missing root is file_not_found naming the absolute root
+// (phase path), before the path's own checks; under a root that is a file
+// every path is file_not_found.
 func TestNewWorkspace(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"f": "x"})
-	_, err := NewWorkspace(filepath.Join(root, "missing"))
+	missing := filepath.Join(root, "missing")
+	ws, err := NewWorkspace(missing)
+	wantCode(t, err, "")
+	_, err = ws.ReadFile("../x")
 	wantCode(t, err, FileNotFound)
-	_, err = NewWorkspace(filepath.Join(root, "f"))
-	wantCode(t, err, NotRegularFile)
-	if !errors.Is(err, &Error{Code: NotRegularFile}) {
+	if e := err.(*Error); e.Path != missing || e.Phase != "path" {
+		t.Errorf("path %q phase %q, want %q path", e.Path, e.Phase, missing)
+	}
+	ws, err = NewWorkspace(filepath.Join(root, "f"))
+	wantCode(t, err, "")
+	_, err = ws.ReadFile("g")
+	wantCode(t, err, FileNotFound)
+	if !errors.Is(err, &Error{Code: FileNotFound}) {
 		t.Error("errors.Is must compare codes")
 	}
 }

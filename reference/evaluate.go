@@ -21,12 +21,15 @@ type Files interface {
 // missing file.
 type MapFiles map[string][]byte
 
-// ReadFile implements Files.
+// ReadFile implements Files. Paths are checked as on disk.
 func (m MapFiles) ReadFile(path string) ([]byte, error) {
+	if err := checkTreePath(path); err != nil {
+		return nil, err
+	}
 	if b, ok := m[path]; ok {
 		return b, nil
 	}
-	return nil, &Error{Code: FileNotFound, Phase: "read", Path: path, Message: "file not found: " + path}
+	return nil, &Error{Code: FileNotFound, Phase: "path", Path: path, Message: "file not found: " + path}
 }
 
 // Apply returns a copy of the tree with the plan's changes made.
@@ -85,15 +88,23 @@ func Check(patch []byte, files Files, opts Options) (*Plan, error) {
 	return plan, nil
 }
 
+// The anchor detail of check's errors: which part of the patch failed.
+const (
+	anchorSource = "blockpatch-source"
+	anchorTarget = "blockpatch-target"
+	anchorHash   = "payload-sha256"
+)
+
 // Evaluate plans a move against the current bytes of its files. It checks
 // the payload (payload_mismatch, hash_mismatch) before reading any file,
-// then locates source and target exactly (source_not_found,
-// source_ambiguous, payload_mismatch, target_not_found, target_ambiguous,
-// target_overlaps_source, destination_exists, partial_applied_duplicate),
-// and passes on the read errors of files.
+// then reads the source and the destination, in that order, and locates
+// source and target exactly (source_not_found, source_ambiguous,
+// payload_mismatch, target_not_found, target_ambiguous,
+// target_overlaps_source, destination_exists, partial_applied_duplicate).
+// Read errors of files are passed on.
 func Evaluate(m *Move, files Files) (*Plan, error) {
 	if m.Source != nil && m.Target != nil && !bytes.Equal(m.Source.Payload, m.Target.Payload) {
-		return nil, &Error{Code: PayloadMismatch, Phase: "parse",
+		return nil, &Error{Code: PayloadMismatch, Phase: "payload", Anchor: anchorTarget,
 			Message: "the target + payload differs from the source - payload"}
 	}
 	payload := m.Payload()
@@ -102,7 +113,7 @@ func Evaluate(m *Move, files Files) (*Plan, error) {
 		hashed = bytes.TrimSuffix(payload, newline)
 	}
 	if sum := sha256.Sum256(hashed); hex.EncodeToString(sum[:]) != m.PayloadSHA256 && !fault.On(fault.IgnoreHash) {
-		return nil, &Error{Code: HashMismatch, Phase: "parse", PayloadSHA256: hex.EncodeToString(sum[:]),
+		return nil, &Error{Code: HashMismatch, Phase: "payload", Anchor: anchorHash,
 			Message: "payload-sha256 " + m.PayloadSHA256 + " does not match the payload, whose hash is " + hex.EncodeToString(sum[:])}
 	}
 	e := &evaluation{m: m, files: files, payload: payload}
@@ -143,7 +154,7 @@ func Evaluate(m *Move, files Files) (*Plan, error) {
 	if r.Status == StatusAlreadyApplied {
 		switch {
 		case fault.On(fault.FailOnRetry):
-			return nil, &Error{Code: SourceNotFound, Phase: "source", Path: m.Src, Message: "source block not found in " + m.Src}
+			return nil, sourceNotFound(m.Src)
 		case fault.On(fault.AppliedNotAlready):
 			r.Status = StatusApplied
 		}
@@ -194,14 +205,33 @@ type evaluation struct {
 
 func (e *evaluation) move() *MoveResult { return &e.plan.Result.Moves[0] }
 
-// alreadyApplied records a proven final state with the payload at start in
-// the destination (start < 0 when there is no destination).
-func (e *evaluation) alreadyApplied(start int) {
+// alreadyApplied records a proven final state. final is the match of
+// context + payload + context in the destination, nil when the shape has no
+// destination; before is the length of the context before the payload.
+func (e *evaluation) alreadyApplied(final *Range, before int) {
 	e.plan.Result.Status = StatusAlreadyApplied
-	if start >= 0 {
-		e.move().TargetRange = &Range{start, start + len(e.payload)}
+	if final != nil {
+		start := final.Start + before
+		e.move().TargetRange = final
 		e.move().InsertIndex = &start
 	}
+}
+
+// final searches data for the target's context + payload + context: a
+// unique match proves the move done, several are target_ambiguous.
+func (e *evaluation) final(data []byte) (Matches, error) {
+	t := e.m.Target
+	fm := Find(data, concat(t.Before, e.payload, t.After))
+	if fm.Count > 1 {
+		return fm, withAnchor(ambiguous(TargetAmbiguous, "target", e.m.Dst, data, fm), anchorTarget)
+	}
+	return fm, nil
+}
+
+// withAnchor sets an error's anchor detail.
+func withAnchor(e *Error, anchor string) *Error {
+	e.Anchor = anchor
+	return e
 }
 
 func (e *evaluation) relocate() error {
@@ -219,8 +249,12 @@ func (e *evaluation) relocate() error {
 	full := concat(src.Before, e.payload, src.After)
 	sm := Find(ds, full)
 	if sm.Count == 0 {
-		if fm := Find(dt, concat(tgt.Before, e.payload, tgt.After)); fm.Unique() {
-			e.alreadyApplied(fm.Ranges[0].Start + len(tgt.Before))
+		fm, err := e.final(dt)
+		switch {
+		case err != nil:
+			return err
+		case fm.Unique():
+			e.alreadyApplied(&fm.Ranges[0], len(tgt.Before))
 			return nil
 		}
 		e.partialWrite(dt)
@@ -228,16 +262,19 @@ func (e *evaluation) relocate() error {
 	}
 	if !sm.Unique() {
 		e.partialWrite(dt)
-		return ambiguous(SourceAmbiguous, "source", e.m.Src, ds, sm)
+		return withAnchor(ambiguous(SourceAmbiguous, "source", e.m.Src, ds, sm), anchorSource)
 	}
 	ps := sm.Ranges[0].Start + len(src.Before)
 	pe := ps + len(e.payload)
 	e.move().SourceRange = &Range{ps, pe}
 
 	if !e.m.Same() {
-		if fm := Find(dt, concat(tgt.Before, e.payload, tgt.After)); fm.Unique() {
-			ts := fm.Ranges[0].Start + len(tgt.Before)
-			return partialDuplicate(e.m.Src, e.m.Dst, Range{ps, pe}, Range{ts, ts + len(e.payload)}, e.m.PayloadSHA256)
+		fm, err := e.final(dt)
+		switch {
+		case err != nil:
+			return err
+		case fm.Unique():
+			return withAnchor(partialDuplicate(e.m.Src, e.m.Dst, Range{ps, pe}, fm.Ranges[0], e.m.PayloadSHA256), anchorTarget)
 		}
 	}
 	ip, err := e.anchor(dt)
@@ -245,7 +282,7 @@ func (e *evaluation) relocate() error {
 		return err
 	}
 	if !e.m.Same() {
-		e.setInsert(ip, ip)
+		e.setInsert(ip)
 		e.plan.Changes = []Change{
 			{Path: e.m.Dst, Data: [][]byte{dt[:ip], e.payload, dt[ip:]}},
 			{Path: e.m.Src, Data: [][]byte{ds[:ps], ds[pe:]}},
@@ -254,14 +291,14 @@ func (e *evaluation) relocate() error {
 	}
 	anchor := Range{ip - len(tgt.Before), ip + len(tgt.After)}
 	if anchor.Start < pe && ps < anchor.End {
-		return targetOverlaps(e.m.Dst, Range{ps, pe}, anchor)
+		return &Error{Code: TargetOverlapsSource, Phase: "target", Path: e.m.Dst, Anchor: anchorTarget,
+			Message: "the target anchor overlaps the source payload in " + e.m.Dst}
 	}
+	e.setInsert(ip)
 	var out [][]byte
 	if ip <= ps {
-		e.setInsert(ip, ip)
 		out = [][]byte{ds[:ip], e.payload, ds[ip:ps], ds[pe:]}
 	} else {
-		e.setInsert(ip, ip-len(e.payload))
 		out = [][]byte{ds[:ps], ds[pe:ip], e.payload, ds[ip:]}
 	}
 	lo, hi := min(ps, ip), max(pe, ip)
@@ -300,24 +337,27 @@ func targetOverlaps(path string, source, anchor Range) *Error {
 		Message: "the target anchor overlaps the source payload in " + path}
 }
 
-// setInsert records the insertion offset before the move and the payload's
-// start after it.
-func (e *evaluation) setInsert(index, start int) {
-	e.move().InsertIndex = &index
-	e.move().TargetRange = &Range{start, start + len(e.payload)}
+// setInsert records the insertion offset in the destination before the
+// move, and the anchor around it.
+func (e *evaluation) setInsert(ip int) {
+	t := e.m.Target
+	e.move().InsertIndex = &ip
+	e.move().TargetRange = &Range{ip - len(t.Before), ip + len(t.After)}
 }
 
 // anchor locates the unique target anchor in data and returns the
-// insertion offset.
+// insertion offset. An empty anchor (a reversed payload-only deletion)
+// is never found.
 func (e *evaluation) anchor(data []byte) (int, error) {
 	t := e.m.Target
-	am := Find(data, concat(t.Before, t.After))
+	anchor := concat(t.Before, t.After)
+	am := Find(data, anchor)
 	switch {
-	case am.Count == 0:
-		return 0, &Error{Code: TargetNotFound, Phase: "target", Path: e.m.Dst,
+	case am.Count == 0 || len(anchor) == 0:
+		return 0, &Error{Code: TargetNotFound, Phase: "target", Path: e.m.Dst, Anchor: anchorTarget, NoMatches: true,
 			Message: "target anchor not found in " + e.m.Dst}
 	case !am.Unique():
-		return 0, ambiguous(TargetAmbiguous, "target", e.m.Dst, data, am)
+		return 0, withAnchor(ambiguous(TargetAmbiguous, "target", e.m.Dst, data, am), anchorTarget)
 	}
 	return am.Ranges[0].Start + len(t.Before), nil
 }
@@ -328,15 +368,19 @@ func (e *evaluation) insert() error {
 	if err != nil {
 		return err
 	}
-	if fm := Find(data, concat(t.Before, e.payload, t.After)); fm.Unique() {
-		e.alreadyApplied(fm.Ranges[0].Start + len(t.Before))
+	fm, err := e.final(data)
+	switch {
+	case err != nil:
+		return err
+	case fm.Unique():
+		e.alreadyApplied(&fm.Ranges[0], len(t.Before))
 		return nil
 	}
 	ip, err := e.anchor(data)
 	if err != nil {
 		return err
 	}
-	e.setInsert(ip, ip)
+	e.setInsert(ip)
 	e.plan.Changes = []Change{{Path: e.m.Dst, Data: [][]byte{data[:ip], e.payload, data[ip:]}}}
 	return nil
 }
@@ -350,13 +394,17 @@ func (e *evaluation) delete() error {
 	sm := Find(data, concat(s.Before, e.payload, s.After))
 	switch {
 	case sm.Count == 0:
-		if deletedAlready(data, s, e.payload) {
-			e.alreadyApplied(-1)
+		done, err := deletedAlready(data, s, e.payload, e.m.Src)
+		switch {
+		case err != nil:
+			return err
+		case done:
+			e.alreadyApplied(nil, 0)
 			return nil
 		}
 		return sourceAbsent(data, s, e.m.Src)
 	case !sm.Unique():
-		return ambiguous(SourceAmbiguous, "source", e.m.Src, data, sm)
+		return withAnchor(ambiguous(SourceAmbiguous, "source", e.m.Src, data, sm), anchorSource)
 	}
 	ps := sm.Ranges[0].Start + len(s.Before)
 	pe := ps + len(e.payload)
@@ -366,33 +414,38 @@ func (e *evaluation) delete() error {
 }
 
 // deletedAlready reports whether an in-file deletion's final state is
-// provable from the remaining anchors.
-func deletedAlready(data []byte, s *Hunk, payload []byte) bool {
+// provable from the remaining anchors. Adjacent anchors found several times
+// are source_ambiguous.
+func deletedAlready(data []byte, s *Hunk, payload []byte, path string) (bool, error) {
 	switch {
 	case len(s.Before) > 0 && len(s.After) > 0:
-		return Find(data, concat(s.Before, s.After)).Unique()
+		am := Find(data, concat(s.Before, s.After))
+		if am.Count > 1 {
+			return false, withAnchor(ambiguous(SourceAmbiguous, "source", path, data, am), anchorSource)
+		}
+		return am.Unique(), nil
 	case len(s.After) > 0:
-		return bytes.HasPrefix(data, s.After)
+		return bytes.HasPrefix(data, s.After), nil
 	case len(s.Before) > 0:
-		return bytes.HasSuffix(data, s.Before)
+		return bytes.HasSuffix(data, s.Before), nil
 	}
-	return Find(data, payload).Count == 0
+	return Find(data, payload).Count == 0, nil
 }
 
 func (e *evaluation) create() error {
 	data, err := e.files.ReadFile(e.m.Dst)
 	switch {
 	case errors.Is(err, &Error{Code: FileNotFound}):
-		e.setInsert(0, 0)
+		e.setInsert(0)
 		e.plan.Changes = []Change{{Path: e.m.Dst, Data: [][]byte{e.payload}, Create: true}}
 		return nil
 	case err != nil:
 		return err
 	case bytes.Equal(data, e.payload):
-		e.alreadyApplied(0)
+		e.alreadyApplied(&Range{0, len(data)}, 0)
 		return nil
 	}
-	return &Error{Code: DestinationExists, Phase: "target", Path: e.m.Dst,
+	return &Error{Code: DestinationExists, Phase: "target", Path: e.m.Dst, Anchor: anchorTarget,
 		Message: e.m.Dst + " already exists with different content"}
 }
 
@@ -400,40 +453,48 @@ func (e *evaluation) remove() error {
 	data, err := e.files.ReadFile(e.m.Src)
 	switch {
 	case errors.Is(err, &Error{Code: FileNotFound}):
-		e.alreadyApplied(-1)
+		e.alreadyApplied(nil, 0)
 		return nil
 	case err != nil:
 		return err
 	case !bytes.Equal(data, e.payload):
-		return &Error{Code: PayloadMismatch, Phase: "source", Path: e.m.Src,
-			Message: e.m.Src + " does not hold exactly the payload of the removal hunk"}
+		nf := sourceNotFound(e.m.Src)
+		nf.Message = e.m.Src + " does not hold exactly the payload of the removal hunk"
+		return nf
 	}
 	e.move().SourceRange = &Range{0, len(data)}
 	e.plan.Changes = []Change{{Path: e.m.Src, Remove: true}}
 	return nil
 }
 
+// sourceNotFound is the error of a source that is not in path.
+func sourceNotFound(path string) *Error {
+	return &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: anchorSource, NoMatches: true,
+		Message: "source block not found in " + path}
+}
+
 // sourceAbsent explains why the exact source text is missing: a unique
 // envelope between the two context anchors holding other bytes is
-// payload_mismatch, several are source_ambiguous, none source_not_found.
+// payload_mismatch, several are source_ambiguous (ranges give the bytes
+// between the anchors), none source_not_found.
 func sourceAbsent(data []byte, s *Hunk, path string) error {
-	notFound := &Error{Code: SourceNotFound, Phase: "source", Path: path,
-		Message: "source block not found in " + path}
 	if len(s.Before) == 0 || len(s.After) == 0 {
-		return notFound
+		return sourceNotFound(path)
 	}
 	env := envelopes(data, s.Before, s.After)
 	switch {
 	case env.Count == 0:
-		return notFound
+		return sourceNotFound(path)
 	case env.Unique():
-		r := env.Ranges[0]
-		return &Error{Code: PayloadMismatch, Phase: "source", Path: path,
-			Ranges: env.Ranges, LineRanges: LineRanges(data, env.Ranges), Matches: 1,
-			SourceRange: &Range{r.Start + len(s.Before), r.End - len(s.After)},
-			Message:     "the bytes between the source anchors in " + path + " differ from the payload"}
+		return &Error{Code: PayloadMismatch, Phase: "payload", Path: path, Anchor: anchorSource,
+			Message: "the bytes between the source anchors in " + path + " differ from the payload"}
 	}
-	return ambiguous(SourceAmbiguous, "source", path, data, env)
+	for i, r := range env.Ranges {
+		env.Ranges[i] = Range{r.Start + len(s.Before), r.End - len(s.After)}
+	}
+	e := withAnchor(ambiguous(SourceAmbiguous, "source", path, data, env), anchorSource)
+	e.Message = "the source anchors are ambiguous in " + path + ": " + strconvCount(env) + " matches"
+	return e
 }
 
 // envelopes pairs each occurrence of before with the first occurrence of

@@ -46,7 +46,7 @@ var shapeCases = []struct {
 	{"delete everything keeps empty file", section("a/f", "b/f", sha("x\n"), "") +
 		"@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-x\n",
 		MapFiles{"f": []byte("x\n")},
-		nil}, // payload-only: reverse impossible; covered in TestReverseNeedsContext
+		nil}, // payload-only: its reverse has no anchor; covered in TestReverseNeedsContext
 	{"create", section("/dev/null", "b/dir/new.txt", sha("日本\xff\n"), "") +
 		"@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+日本\xff\n",
 		MapFiles{},
@@ -139,15 +139,25 @@ func TestShapes(t *testing.T) {
 	}
 }
 
+// TestReverseNeedsContext: a payload-only source hunk reversed has an
+// empty target anchor, which is never found (upstream 1.1.0: -R is
+// already_applied while the payload is there once, target_not_found once it
+// is gone).
 func TestReverseNeedsContext(t *testing.T) {
 	t.Parallel()
 	patch := section("a/f", "b/f", sha("x\n"), "") + "@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-x\n"
 	_, err := Check([]byte(patch), MapFiles{"f": []byte("")}, Options{Strip: 1, Reverse: true})
-	wantCode(t, err, ParseError)
+	wantCode(t, err, TargetNotFound)
+	plan, err := Check([]byte(patch), MapFiles{"f": []byte("a\nx\n")}, Options{Strip: 1, Reverse: true})
+	wantCode(t, err, "")
+	if plan.Result.Status != StatusAlreadyApplied || *plan.Result.Moves[0].TargetRange != (Range{2, 4}) {
+		t.Errorf("status %s, target_range %v; want already_applied at {2 4}", plan.Result.Status, plan.Result.Moves[0].TargetRange)
+	}
 }
 
-// TestResultFields checks the ApplyResult of each shape against values
-// worked out by hand from the spec and decisions D12-D14.
+// TestResultFields checks the ApplyResult of each shape against upstream
+// 1.1.0's answers: target_range is the matched anchor before the move, or
+// context + payload + context when already applied.
 func TestResultFields(t *testing.T) {
 	t.Parallel()
 	ptr := func(n int) *int { return &n }
@@ -160,21 +170,21 @@ func TestResultFields(t *testing.T) {
 		{"same-file", relocation, MapFiles{"file.txt": []byte("alpha\nmove me\nomega\ntarget\n")}, Result{
 			OK: true, Changed: []string{"file.txt"}, Affected: []string{"file.txt"}, Status: StatusApplied, StripComponents: ptr(1),
 			Moves: []MoveResult{{ID: "move-1", Src: "file.txt", Dst: "file.txt", PayloadSHA256: sha("move me\n"), PayloadBytes: 8,
-				SourceRange: &Range{6, 14}, TargetRange: &Range{19, 27}, InsertIndex: ptr(27)}}}},
+				SourceRange: &Range{6, 14}, TargetRange: &Range{20, 27}, InsertIndex: ptr(27)}}}},
 		{"already applied", relocation, MapFiles{"file.txt": []byte("alpha\nomega\ntarget\nmove me\n")}, Result{
 			OK: true, Changed: []string{}, Affected: []string{"file.txt"}, Noop: true, Status: StatusAlreadyApplied, StripComponents: ptr(1),
 			Moves: []MoveResult{{ID: "move-1", Src: "file.txt", Dst: "file.txt", PayloadSHA256: sha("move me\n"), PayloadBytes: 8,
-				TargetRange: &Range{19, 27}, InsertIndex: ptr(19)}}}},
+				TargetRange: &Range{12, 27}, InsertIndex: ptr(19)}}}},
 		{"noop", section("a/f", "b/f", sha("p\n"), "") +
 			"@@ -1,2 +1,1 @@ blockpatch-source id=move-1\n a\n-p\n\n@@ -1,1 +1,2 @@ blockpatch-target id=move-1\n a\n+p\n",
 			MapFiles{"f": []byte("a\np\n")}, Result{
 				OK: true, Changed: []string{}, Affected: []string{"f"}, Noop: true, Status: StatusNoop, StripComponents: ptr(1),
 				Moves: []MoveResult{{ID: "move-1", Src: "f", Dst: "f", PayloadSHA256: sha("p\n"), PayloadBytes: 2,
-					SourceRange: &Range{2, 4}, TargetRange: &Range{2, 4}, InsertIndex: ptr(2)}}}},
+					SourceRange: &Range{2, 4}, TargetRange: &Range{0, 2}, InsertIndex: ptr(2)}}}},
 		{"cross-file", crossFile, MapFiles{"a": []byte("s\none\ntwo\nthree\n"), "b": []byte("t\n")}, Result{
 			OK: true, Changed: []string{"a", "b"}, Affected: []string{"a", "b"}, Status: StatusApplied, StripComponents: ptr(1),
 			Moves: []MoveResult{{ID: "move-1", Src: "a", Dst: "b", PayloadSHA256: sha(payload3), PayloadBytes: 14,
-				SourceRange: &Range{2, 16}, TargetRange: &Range{2, 16}, InsertIndex: ptr(2)}}}},
+				SourceRange: &Range{2, 16}, TargetRange: &Range{0, 2}, InsertIndex: ptr(2)}}}},
 		{"remove", section("a/f", "/dev/null", sha("x\n"), "") + "@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-x\n",
 			MapFiles{"f": []byte("x\n")}, Result{
 				OK: true, Changed: []string{"f"}, Affected: []string{"f"}, Status: StatusApplied, StripComponents: ptr(1),
@@ -197,7 +207,8 @@ func TestResultFields(t *testing.T) {
 	}
 }
 
-// TestPlanErrors covers every error Evaluate returns, with its details.
+// TestPlanErrors covers every error Evaluate returns, with the details
+// upstream 1.1.0 gives.
 func TestPlanErrors(t *testing.T) {
 	t.Parallel()
 	twice := "alpha\nmove me\nomega\ntarget\nalpha\nmove me\nomega\n"
@@ -207,40 +218,39 @@ func TestPlanErrors(t *testing.T) {
 		files MapFiles
 		want  Error // Code and the details to compare; Message is ignored
 	}{
-		{"source ambiguous", relocation, MapFiles{"file.txt": []byte(twice)}, Error{Code: SourceAmbiguous, Path: "file.txt", Phase: "source",
+		{"source ambiguous", relocation, MapFiles{"file.txt": []byte(twice)}, Error{Code: SourceAmbiguous, Path: "file.txt", Phase: "source", Anchor: anchorSource,
 			Matches: 2, Ranges: []Range{{0, 20}, {27, 47}}, LineRanges: []Range{{1, 3}, {5, 7}}}},
-		{"source absent", relocation, MapFiles{"file.txt": []byte("nothing\n")}, Error{Code: SourceNotFound, Path: "file.txt", Phase: "source"}},
+		{"source absent", relocation, MapFiles{"file.txt": []byte("nothing\n")}, Error{Code: SourceNotFound, Path: "file.txt", Phase: "source", Anchor: anchorSource, NoMatches: true}},
 		{"payload mismatch envelope", relocation, MapFiles{"file.txt": []byte("alpha\nmoved me\nomega\ntarget\n")}, Error{Code: PayloadMismatch,
-			Path: "file.txt", Phase: "source", Matches: 1, Ranges: []Range{{0, 21}}, LineRanges: []Range{{1, 3}}, SourceRange: &Range{6, 15}}},
+			Path: "file.txt", Phase: "payload", Anchor: anchorSource}},
 		{"envelopes ambiguous", relocation, MapFiles{"file.txt": []byte("alpha\nx\nomega\nalpha\ny\nomega\ntarget\n")}, Error{Code: SourceAmbiguous,
-			Path: "file.txt", Phase: "source", Matches: 2, Ranges: []Range{{0, 14}, {14, 28}}, LineRanges: []Range{{1, 3}, {4, 6}}}},
-		{"target absent", relocation, MapFiles{"file.txt": []byte("alpha\nmove me\nomega\n")}, Error{Code: TargetNotFound, Path: "file.txt", Phase: "target"}},
+			Path: "file.txt", Phase: "source", Anchor: anchorSource, Matches: 2, Ranges: []Range{{6, 8}, {20, 22}}, LineRanges: []Range{{2, 2}, {5, 5}}}},
+		{"target absent", relocation, MapFiles{"file.txt": []byte("alpha\nmove me\nomega\n")}, Error{Code: TargetNotFound, Path: "file.txt", Phase: "target", Anchor: anchorTarget, NoMatches: true}},
 		{"target ambiguous", relocation, MapFiles{"file.txt": []byte("alpha\nmove me\nomega\ntarget\ntarget\n")}, Error{Code: TargetAmbiguous,
-			Path: "file.txt", Phase: "target", Matches: 2, Ranges: []Range{{20, 27}, {27, 34}}, LineRanges: []Range{{4, 4}, {5, 5}}}},
+			Path: "file.txt", Phase: "target", Anchor: anchorTarget, Matches: 2, Ranges: []Range{{20, 27}, {27, 34}}, LineRanges: []Range{{4, 4}, {5, 5}}}},
 		{"target overlaps source", section("a/f", "b/f", sha("p\n"), "") +
 			"@@ -1,3 +1,2 @@ blockpatch-source id=move-1\n a\n-p\n b\n\n@@ -1,2 +1,3 @@ blockpatch-target id=move-1\n p\n+p\n b\n",
-			MapFiles{"f": []byte("a\np\nb\n")}, Error{Code: TargetOverlapsSource, Path: "f", Phase: "target",
-				SourceRange: &Range{2, 4}, TargetRange: &Range{2, 6}}},
+			MapFiles{"f": []byte("a\np\nb\n")}, Error{Code: TargetOverlapsSource, Path: "f", Phase: "target", Anchor: anchorTarget}},
 		{"hash mismatch", strings.Replace(relocation, sha("move me\n"), sha("other"), 1),
-			MapFiles{"file.txt": []byte("alpha\nmove me\nomega\ntarget\n")}, Error{Code: HashMismatch, Phase: "parse", PayloadSHA256: sha("move me\n")}},
+			MapFiles{"file.txt": []byte("alpha\nmove me\nomega\ntarget\n")}, Error{Code: HashMismatch, Phase: "payload", Anchor: anchorHash}},
 		{"paired payloads differ", strings.Replace(relocation, "+move me\n", "+move mE\n", 1),
-			MapFiles{"file.txt": []byte("alpha\nmove me\nomega\ntarget\n")}, Error{Code: PayloadMismatch, Phase: "parse"}},
-		{"missing file", relocation, MapFiles{}, Error{Code: FileNotFound, Path: "file.txt", Phase: "read"}},
-		{"missing target file", crossFile, MapFiles{"a": []byte("s\none\ntwo\nthree\n")}, Error{Code: FileNotFound, Path: "b", Phase: "read"}},
+			MapFiles{"file.txt": []byte("alpha\nmove me\nomega\ntarget\n")}, Error{Code: PayloadMismatch, Phase: "payload", Anchor: anchorTarget}},
+		{"missing file", relocation, MapFiles{}, Error{Code: FileNotFound, Path: "file.txt", Phase: "path"}},
+		{"missing target file", crossFile, MapFiles{"a": []byte("s\none\ntwo\nthree\n")}, Error{Code: FileNotFound, Path: "b", Phase: "path"}},
 		{"destination exists", section("/dev/null", "b/f", sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n",
-			MapFiles{"f": []byte("y\n")}, Error{Code: DestinationExists, Path: "f", Phase: "target"}},
+			MapFiles{"f": []byte("y\n")}, Error{Code: DestinationExists, Path: "f", Phase: "target", Anchor: anchorTarget}},
 		{"removal bytes differ", section("a/f", "/dev/null", sha("x\n"), "") + "@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-x\n",
-			MapFiles{"f": []byte("x\ny\n")}, Error{Code: PayloadMismatch, Path: "f", Phase: "source"}},
+			MapFiles{"f": []byte("x\ny\n")}, Error{Code: SourceNotFound, Path: "f", Phase: "source", Anchor: anchorSource, NoMatches: true}},
 		{"partial applied duplicate", crossFile,
-			MapFiles{"a": []byte("s\none\ntwo\nthree\n"), "b": []byte("t\none\ntwo\nthree\n")}, Error{Code: PartialAppliedDuplicate, Path: "b", Phase: "target",
-				SourceRange: &Range{2, 16}, TargetRange: &Range{2, 16}, PayloadSHA256: sha(payload3), SuggestedAction: "review_then_remove_source"}},
+			MapFiles{"a": []byte("s\none\ntwo\nthree\n"), "b": []byte("t\none\ntwo\nthree\n")}, Error{Code: PartialAppliedDuplicate, Path: "b", Phase: "target", Anchor: anchorTarget,
+				SourceRange: &Range{2, 16}, TargetRange: &Range{0, 16}, PayloadSHA256: sha(payload3), SuggestedAction: "review_then_remove_source"}},
 		{"insert target absent", section("a/f", "b/f", sha("x\n"), "") + "@@ -1,2 +1,3 @@ blockpatch-target id=move-1\n a\n+x\n b\n",
-			MapFiles{"f": []byte("b\na\n")}, Error{Code: TargetNotFound, Path: "f", Phase: "target"}},
+			MapFiles{"f": []byte("b\na\n")}, Error{Code: TargetNotFound, Path: "f", Phase: "target", Anchor: anchorTarget, NoMatches: true}},
 		{"delete ambiguous", section("a/f", "b/f", sha("x\n"), "") + "@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-x\n",
-			MapFiles{"f": []byte("x\nx\n")}, Error{Code: SourceAmbiguous, Path: "f", Phase: "source",
+			MapFiles{"f": []byte("x\nx\n")}, Error{Code: SourceAmbiguous, Path: "f", Phase: "source", Anchor: anchorSource,
 				Matches: 2, Ranges: []Range{{0, 2}, {2, 4}}, LineRanges: []Range{{1, 1}, {2, 2}}}},
 		{"truncated count", section("a/f", "b/f", sha("x"), "") + "@@ -1,1 +0,0 @@ blockpatch-source id=move-1\n-x\n" + NoNewlineMarker + "\n",
-			MapFiles{"f": []byte(strings.Repeat("x", 150))}, Error{Code: SourceAmbiguous, Path: "f", Phase: "source",
+			MapFiles{"f": []byte(strings.Repeat("x", 150))}, Error{Code: SourceAmbiguous, Path: "f", Phase: "source", Anchor: anchorSource,
 				Matches: MatchCountLimit, MatchesTruncated: true,
 				Ranges:     []Range{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {8, 9}, {9, 10}},
 				LineRanges: []Range{{1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}}}},
