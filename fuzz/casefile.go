@@ -108,13 +108,28 @@ func errorDetails(doc map[string]any) map[string]any {
 }
 
 // result is a success document as a case's result: every member but the
-// planned patch text.
+// planned patch text and the warnings' messages, which are not part of
+// the contract.
 func result(doc map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range doc {
 		if k != "patch" {
 			out[k] = v
 		}
+	}
+	if ws, ok := out["warnings"].([]any); ok {
+		kept := make([]any, len(ws))
+		for i, w := range ws {
+			m, _ := w.(map[string]any)
+			c := map[string]any{}
+			for k, v := range m {
+				if k != "message" {
+					c[k] = v
+				}
+			}
+			kept[i] = c
+		}
+		out["warnings"] = kept
 	}
 	return out
 }

@@ -1,11 +1,11 @@
-// Package spec is the requirement index of blockpatch 1.1 as this project
-// states it.
+// Package spec is the requirement index of blockpatch 1.1 and 1.1.1 as this
+// project states it.
 //
 // The normative text is blockpatch-1.1.md in this directory: numbered,
 // testable requirements with stable IDs such as FMT-001, grouped by area,
-// each tagged with the profile that introduced it ("1.0" or "1.1") and
-// marked when it records a clarification where the upstream documents are
-// silent. requirements.json is generated from that markdown by
+// each tagged with the profile that introduced it ("1.0", "1.1" or
+// "1.1.1") and marked when it records a clarification: an answer the
+// upstream documents do not give, taken from what upstream's release does. requirements.json is generated from that markdown by
 // "go generate ./spec" and embedded here; a test fails when it is stale.
 //
 // Cases and implementations cite requirement IDs; tests elsewhere compare
@@ -28,16 +28,19 @@ var requirementsJSON []byte
 type Requirement struct {
 	ID        string `json:"id"`        // stable identifier, such as "FMT-001"
 	Area      string `json:"area"`      // the ID's prefix, such as "FMT"
-	Since     string `json:"since"`     // profile that introduced it: "1.0" or "1.1"
+	Since     string `json:"since"`     // profile that introduced it: "1.0", "1.1" or "1.1.1"
 	Statement string `json:"statement"` // one MUST or MUST NOT sentence, in markdown
-	// Clarification is true when the requirement records a decision on a
-	// point the upstream documents leave silent or ambiguous.
+	// Clarification is true when the requirement records an answer the
+	// upstream documents do not give: what upstream's release observably
+	// does, or, rarely, a convention of this project.
 	Clarification bool `json:"clarification"`
 }
 
 // Profiles lists the spec profiles, oldest first. A profile includes the
-// requirements introduced in it and in every earlier profile.
-var Profiles = []string{"1.0", "1.1"}
+// requirements introduced in it and in every earlier profile. Each follows
+// the upstream documents of its version and is certified against one
+// upstream release: 1.0.0, 1.1.0 and 1.1.1.
+var Profiles = []string{"1.0", "1.1", "1.1.1"}
 
 type index struct {
 	Version      string        `json:"version"`
@@ -78,8 +81,9 @@ func Lookup(id string) (Requirement, bool) {
 }
 
 // InProfile reports whether r belongs to profile: "1.0" holds only the
-// requirements introduced in 1.0, "1.1" holds those of 1.0 and 1.1. It
-// reports false for a profile or a Since value that is not a known profile.
+// requirements introduced in 1.0, "1.1" holds those of 1.0 and 1.1, and
+// "1.1.1" holds them all. It reports false for a profile or a Since value
+// that is not a known profile.
 func InProfile(r Requirement, profile string) bool {
 	profiles := load().Profiles
 	p := slices.Index(profiles, profile)

@@ -75,8 +75,8 @@ func TestIndexDecodesStrictly(t *testing.T) {
 	if err := dec.Decode(&ix); err != nil {
 		t.Fatalf("embedded index does not decode: %v", err)
 	}
-	if ix.Version != "1.1" {
-		t.Errorf("version = %q, want 1.1", ix.Version)
+	if newest := Profiles[len(Profiles)-1]; ix.Version != newest {
+		t.Errorf("version = %q, want the newest profile %s", ix.Version, newest)
 	}
 	if !slices.Equal(ix.Profiles, Profiles) {
 		t.Errorf("index profiles %q differ from Profiles %q", ix.Profiles, Profiles)
@@ -200,6 +200,24 @@ func TestClarificationsCiteDecisions(t *testing.T) {
 	}
 }
 
+func TestClarificationsNameARelease(t *testing.T) {
+	t.Parallel()
+	// A clarification records what upstream's release does ("observed
+	// 1.1.0"); only a convention of the project itself, such as the test
+	// hook of WRITE-013, stands without one. Keep this list short.
+	conventions := []string{"WRITE-013"}
+	for _, r := range parseMarkdown(t).Requirements {
+		switch {
+		case r.Observed != "" && !r.Clarification:
+			t.Errorf("%s names observed %s but is not a clarification", r.ID, r.Observed)
+		case r.Clarification && r.Observed == "" && !slices.Contains(conventions, r.ID):
+			t.Errorf("%s is a clarification that names no observed release", r.ID)
+		case r.Observed != "" && slices.Contains(conventions, r.ID):
+			t.Errorf("%s is listed as a project convention but names observed %s", r.ID, r.Observed)
+		}
+	}
+}
+
 func TestErrorCodes(t *testing.T) {
 	t.Parallel()
 	if got := ErrorCodes(); !slices.Equal(got, wantErrorCodes) {
@@ -264,6 +282,7 @@ func TestInProfile(t *testing.T) {
 	t.Parallel()
 	r10 := Requirement{ID: "FMT-001", Since: "1.0"}
 	r11 := Requirement{ID: "FMT-039", Since: "1.1"}
+	r111 := Requirement{ID: "OUT-024", Since: "1.1.1"}
 	tests := []struct {
 		name    string
 		r       Requirement
@@ -274,6 +293,12 @@ func TestInProfile(t *testing.T) {
 		{"1.0 requirement in 1.1", r10, "1.1", true},
 		{"1.1 requirement not in 1.0", r11, "1.0", false},
 		{"1.1 requirement in 1.1", r11, "1.1", true},
+		{"1.0 requirement in 1.1.1", r10, "1.1.1", true},
+		{"1.1 requirement in 1.1.1", r11, "1.1.1", true},
+		{"1.1.1 requirement not in 1.1", r111, "1.1", false},
+		{"1.1.1 requirement not in 1.0", r111, "1.0", false},
+		{"1.1.1 requirement in 1.1.1", r111, "1.1.1", true},
+		{"release is not a profile", r10, "1.1.0", false},
 		{"unknown profile", r10, "2.0", false},
 		{"empty profile", r10, "", false},
 		{"unknown since", Requirement{Since: "0.1"}, "1.1", false},
@@ -286,17 +311,24 @@ func TestInProfile(t *testing.T) {
 			}
 		})
 	}
-	var in10, in11 int
+	// Each profile holds more requirements than the one before, and the
+	// newest holds them all.
+	sizes := make([]int, len(Profiles))
 	for _, r := range Requirements() {
-		if InProfile(r, "1.0") {
-			in10++
-		}
-		if InProfile(r, "1.1") {
-			in11++
+		for i, p := range Profiles {
+			if InProfile(r, p) {
+				sizes[i]++
+			}
 		}
 	}
-	if in11 != len(Requirements()) || in10 >= in11 || in10 == 0 {
-		t.Errorf("profile sizes: 1.0 has %d, 1.1 has %d, of %d", in10, in11, len(Requirements()))
+	for i := range sizes {
+		if sizes[i] == 0 || i > 0 && sizes[i] <= sizes[i-1] {
+			t.Errorf("profile sizes %v for %q: each profile must add requirements", sizes, Profiles)
+			break
+		}
+	}
+	if sizes[len(sizes)-1] != len(Requirements()) {
+		t.Errorf("profile %s holds %d of %d requirements", Profiles[len(Profiles)-1], sizes[len(sizes)-1], len(Requirements()))
 	}
 }
 

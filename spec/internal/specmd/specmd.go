@@ -19,8 +19,10 @@ import (
 )
 
 // Profiles lists the spec profiles, oldest first. A requirement belongs to
-// its own profile and to every later one.
-var Profiles = []string{"1.0", "1.1"}
+// its own profile and to every later one. A profile is named by the version
+// of the upstream documents it follows: "1.0" (the 1.0.0 README), "1.1"
+// (the 1.1.0 documents) and "1.1.1" (the 1.1.1 documents).
+var Profiles = []string{"1.0", "1.1", "1.1.1"}
 
 // Areas lists the requirement areas in the order the markdown gives them.
 var Areas = []string{"FMT", "PATH", "MATCH", "SHAPE", "IDEM", "REV", "WRITE", "PLAN", "CLI", "OUT", "ERR"}
@@ -37,9 +39,14 @@ type Requirement struct {
 	Statement     string
 	// Decisions names the decision-log entries (D1, D2, ...) a clarification
 	// records; it is empty for requirements taken straight from upstream and
-	// for clarifications made while writing the spec. It is not exported to
-	// JSON.
+	// for clarifications that keep no entry in the log. It is not exported
+	// to JSON.
 	Decisions []string
+	// Observed is the upstream release whose behaviour a clarification
+	// records ("1.1.0" in "(clarification D2, observed 1.1.0)"); it is empty
+	// for a bare clarification, a convention of the project that no release
+	// shows. It is not exported to JSON.
+	Observed string
 	// Line is the 1-based line of the requirement in the markdown.
 	Line int
 }
@@ -53,12 +60,12 @@ type Document struct {
 }
 
 var (
-	titleRE = regexp.MustCompile(`^# blockpatch ([0-9]+\.[0-9]+): `)
+	titleRE = regexp.MustCompile(`^# blockpatch ([0-9]+(?:\.[0-9]+)+): `)
 	areaRE  = regexp.MustCompile(`^## ([A-Z]+): \S`)
 	// candidateRE spots lines meant to be requirements, so that malformed
 	// ones are reported rather than skipped.
 	candidateRE = regexp.MustCompile(`^\s*[-*+]\s*\*\*[A-Z]+-[0-9]`)
-	reqRE       = regexp.MustCompile(`^- \*\*([A-Z]+)-([0-9]{3})\*\* \[([0-9]+\.[0-9]+)\] (?:(\(clarification(?: (D[0-9]+(?:, D[0-9]+)*))?\)) )?(\S.*\S)$`)
+	reqRE       = regexp.MustCompile(`^- \*\*([A-Z]+)-([0-9]{3})\*\* \[([0-9]+(?:\.[0-9]+)+)\] (?:(\(clarification(?: (D[0-9]+(?:, D[0-9]+)*))?(?:, observed ([0-9]+\.[0-9]+\.[0-9]+))?\)) )?(\S.*\S)$`)
 	codeRowRE   = regexp.MustCompile("^\\| `([a-z0-9_]+)` \\| (\\S.*\\S) \\|$")
 )
 
@@ -86,7 +93,7 @@ func Parse(src []byte) (*Document, error) {
 		case strings.HasPrefix(line, "# "):
 			m := titleRE.FindStringSubmatch(line)
 			if m == nil || doc.Version != "" {
-				return nil, fail("expected a single title line of the form %q", "# blockpatch X.Y: ...")
+				return nil, fail("expected a single title line of the form %q", "# blockpatch X.Y[.Z]: ...")
 			}
 			doc.Version = m[1]
 			continue
@@ -163,14 +170,15 @@ func Parse(src []byte) (*Document, error) {
 func parseRequirement(line, area string) (Requirement, error) {
 	m := reqRE.FindStringSubmatch(line)
 	if m == nil {
-		return Requirement{}, fmt.Errorf("malformed requirement line; want %q", "- **AREA-NNN** [since] (clarification Dn) Statement")
+		return Requirement{}, fmt.Errorf("malformed requirement line; want %q", "- **AREA-NNN** [since] (clarification Dn, observed X.Y.Z) Statement")
 	}
 	r := Requirement{
 		ID:            m[1] + "-" + m[2],
 		Area:          m[1],
 		Since:         m[3],
 		Clarification: m[4] != "",
-		Statement:     m[6],
+		Observed:      m[6],
+		Statement:     m[7],
 	}
 	if m[5] != "" {
 		r.Decisions = strings.Split(m[5], ", ")
@@ -184,10 +192,24 @@ func parseRequirement(line, area string) (Requirement, error) {
 	if !slices.Contains(Profiles, r.Since) {
 		return Requirement{}, fmt.Errorf("%s: unknown profile %q", r.ID, r.Since)
 	}
+	if r.Observed != "" && !releaseOfProfile(r.Observed) {
+		return Requirement{}, fmt.Errorf("%s: observed release %s belongs to no profile", r.ID, r.Observed)
+	}
 	if strings.HasPrefix(strings.ToLower(r.Statement), "(clar") || strings.HasPrefix(r.Statement, "(D") {
 		return Requirement{}, fmt.Errorf("%s: malformed clarification marker", r.ID)
 	}
 	return r, nil
+}
+
+// releaseOfProfile reports whether release (such as "1.1.0") is a release
+// of a profile: the profile of its own name ("1.1.1") or of its major and
+// minor version ("1.1").
+func releaseOfProfile(release string) bool {
+	if slices.Contains(Profiles, release) {
+		return true
+	}
+	i := strings.LastIndexByte(release, '.')
+	return i > 0 && slices.Contains(Profiles, release[:i])
 }
 
 // Encode renders the document as the requirements.json index: a fixed key

@@ -12,7 +12,7 @@ import (
 func minimal(extra map[string]string, title string) string {
 	var b strings.Builder
 	if title == "" {
-		title = "# blockpatch 1.1: test"
+		title = "# blockpatch 1.1.1: test"
 	}
 	b.WriteString(title + "\n\nIntro with an example line:\n\n    - **AREA-NNN** [since] Statement MUST hold.\n\n## Terms\n\n- **tool**: the thing.\n")
 	for i, a := range Areas {
@@ -34,34 +34,39 @@ func minimal(extra map[string]string, title string) string {
 func TestParseValid(t *testing.T) {
 	t.Parallel()
 	src := minimal(map[string]string{
-		"FMT":  "- **FMT-002** [1.0] (clarification D6) Lines MUST end in `\\n`.\n- **FMT-007** [1.1] (clarification D10, D22) Roles MUST be set.\n- **FMT-003** [1.0] (clarification) A renderer MUST do it.\n",
+		"FMT": "- **FMT-002** [1.0] (clarification D6) Lines MUST end in `\\n`.\n- **FMT-007** [1.1] (clarification D10, D22) Roles MUST be set.\n- **FMT-003** [1.0] (clarification) A renderer MUST do it.\n" +
+			"- **FMT-004** [1.1.1] (clarification D2, observed 1.1.0) Counts MUST be exact.\n- **FMT-005** [1.0] (clarification, observed 1.0.0) Old MUST hold.\n- **FMT-006** [1.1.1] Warnings MUST be listed.\n",
 		"PLAN": "Prose between requirements is free text.\n",
 	}, "")
 	doc, err := Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.Version != "1.1" || !slices.Equal(doc.Profiles, Profiles) {
+	if doc.Version != "1.1.1" || !slices.Equal(doc.Profiles, Profiles) {
 		t.Errorf("version %q profiles %q", doc.Version, doc.Profiles)
 	}
 	if got, want := doc.ErrorCodes, []string{"parse_error", "io_error"}; !slices.Equal(got, want) {
 		t.Errorf("error codes %q, want %q", got, want)
 	}
-	if n := len(doc.Requirements); n != len(Areas)+3 {
-		t.Fatalf("%d requirements, want %d", n, len(Areas)+3)
+	if n := len(doc.Requirements); n != len(Areas)+6 {
+		t.Fatalf("%d requirements, want %d", n, len(Areas)+6)
 	}
 	tests := []struct {
 		id            string
 		since         string
 		clarification bool
 		decisions     []string
+		observed      string
 		statement     string
 	}{
-		{"FMT-001", "1.0", false, nil, "The tool MUST work."},
-		{"FMT-002", "1.0", true, []string{"D6"}, "Lines MUST end in `\\n`."},
-		{"FMT-007", "1.1", true, []string{"D10", "D22"}, "Roles MUST be set."},
-		{"FMT-003", "1.0", true, nil, "A renderer MUST do it."},
-		{"PATH-001", "1.1", false, nil, "The tool MUST work."},
+		{"FMT-001", "1.0", false, nil, "", "The tool MUST work."},
+		{"FMT-002", "1.0", true, []string{"D6"}, "", "Lines MUST end in `\\n`."},
+		{"FMT-007", "1.1", true, []string{"D10", "D22"}, "", "Roles MUST be set."},
+		{"FMT-003", "1.0", true, nil, "", "A renderer MUST do it."},
+		{"FMT-004", "1.1.1", true, []string{"D2"}, "1.1.0", "Counts MUST be exact."},
+		{"FMT-005", "1.0", true, nil, "1.0.0", "Old MUST hold."},
+		{"FMT-006", "1.1.1", false, nil, "", "Warnings MUST be listed."},
+		{"PATH-001", "1.1", false, nil, "", "The tool MUST work."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
@@ -72,7 +77,7 @@ func TestParseValid(t *testing.T) {
 			}
 			r := doc.Requirements[i]
 			if r.Area != strings.Split(tt.id, "-")[0] || r.Since != tt.since || r.Clarification != tt.clarification ||
-				!slices.Equal(r.Decisions, tt.decisions) || r.Statement != tt.statement || r.Line == 0 {
+				!slices.Equal(r.Decisions, tt.decisions) || r.Observed != tt.observed || r.Statement != tt.statement || r.Line == 0 {
 				t.Errorf("got %+v", r)
 			}
 		})
@@ -93,6 +98,10 @@ func TestParseErrors(t *testing.T) {
 		{"star bullet", minimal(map[string]string{"FMT": "* **FMT-002** [1.0] The tool MUST work.\n"}, ""), "malformed requirement"},
 		{"misspelt marker", minimal(map[string]string{"FMT": "- **FMT-002** [1.0] (clarifcation D6) The tool MUST work.\n"}, ""), "clarification marker"},
 		{"bare decision", minimal(map[string]string{"FMT": "- **FMT-002** [1.0] (D6) The tool MUST work.\n"}, ""), "clarification marker"},
+		{"observed without comma", minimal(map[string]string{"FMT": "- **FMT-002** [1.0] (clarification D6 observed 1.1.0) The tool MUST work.\n"}, ""), "clarification marker"},
+		{"observed two-part release", minimal(map[string]string{"FMT": "- **FMT-002** [1.0] (clarification, observed 1.1) The tool MUST work.\n"}, ""), "clarification marker"},
+		{"observed unknown release", minimal(map[string]string{"FMT": "- **FMT-002** [1.0] (clarification, observed 2.0.0) The tool MUST work.\n"}, ""), "belongs to no profile"},
+		{"release as since", minimal(map[string]string{"FMT": "- **FMT-002** [1.1.0] The tool MUST work.\n"}, ""), "unknown profile"},
 		{"wrong area section", minimal(map[string]string{"FMT": "- **PATH-002** [1.0] The tool MUST work.\n"}, ""), "in the FMT section"},
 		{"duplicate id", minimal(map[string]string{"FMT": "- **FMT-001** [1.0] Again it MUST work.\n"}, ""), "already defined"},
 		{"duplicate code", minimal(map[string]string{"codes": "| `io_error` | Again. |\n"}, ""), "already listed"},
@@ -102,6 +111,7 @@ func TestParseErrors(t *testing.T) {
 		{"repeated area", minimal(map[string]string{"ERR": "\n## FMT: Again\n"}, ""), "second section"},
 		{"bad title", minimal(nil, "# Something else"), "title"},
 		{"old title version", minimal(nil, "# blockpatch 1.0: test"), "newest profile"},
+		{"title of the previous profile", minimal(nil, "# blockpatch 1.1: test"), "newest profile"},
 		{"carriage return", strings.Replace(minimal(nil, ""), "## Terms\n", "## Terms\r\n", 1), "carriage return"},
 		{"area out of order", strings.Replace(minimal(nil, ""), "## FMT:", "## PATH:", 1), "out of order"},
 		{"no code table", strings.Replace(minimal(nil, ""), "### Error codes", "### Other", 1), "no error code table"},
