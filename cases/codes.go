@@ -42,8 +42,8 @@ var Codes = []string{
 // IsCode reports whether code is one of Codes.
 func IsCode(code string) bool { return slices.Contains(Codes, code) }
 
-// Phases lists the values of an error's phase (decision D29).
-var Phases []string
+// Phases lists the values of an error's phase that 1.1.0 prints (OUT-023).
+var Phases = []string{"path", "io", "payload", "source", "target", "render", "write"}
 
 // Statuses lists the values of a success result's status.
 var Statuses = []string{"applied", "noop", "already_applied"}
@@ -59,9 +59,6 @@ func IsRequirementID(id string) bool { return requirementID.MatchString(id) }
 // sha256Hex is a lower-case hex SHA-256, the only form the spec prints.
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// MatchCountLimit is where counting occurrences stops (decision D2), and
-// RangeLimit how many ranges an error lists (decision D3).
-const (
-	MatchCountLimit = 100
-	RangeLimit      = 10
-)
+// RangeLimit is how many ranges an ambiguous-match error lists: "up to the
+// first 10" (spec.md; decision D3).
+const RangeLimit = 10

@@ -165,12 +165,12 @@ func TestParseForms(t *testing.T) {
 			reason: "a failing reverse keeps the tree the retry left; a passing retry may state its tree",
 			data: `{"expect": "pass", "patch": "P", "files": {"a": "1"}, "expected_files": {"a": "2"},
 				"retry": {"expect": "pass", "result": {"status": "applied"}, "expected_files": {"a": "3"}},
-				"reverse": {"expect": "fail", "error_code": "parse_error", "error": {"phase": "reverse"}}}`,
+				"reverse": {"expect": "fail", "error_code": "parse_error", "error": {"phase": "target"}}}`,
 			check: func(t *testing.T, c *Case) {
 				if got := string(c.Retry.ExpectedFiles["a"].Data); got != "3" {
 					t.Errorf("retry tree %q", got)
 				}
-				if got := string(c.Reverse.ExpectedFiles["a"].Data); got != "3" || c.Reverse.Expect != Fail || *c.Reverse.Error.Phase != "reverse" {
+				if got := string(c.Reverse.ExpectedFiles["a"].Data); got != "3" || c.Reverse.Expect != Fail || *c.Reverse.Error.Phase != "target" {
 					t.Errorf("reverse %+v tree %q", c.Reverse, got)
 				}
 			},

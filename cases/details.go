@@ -45,7 +45,7 @@ func (c *checker) errorDetails(field string, raw json.RawMessage) *ErrorDetails 
 			c.errorf(fieldName(field, name), "empty string; an absent detail is not asserted, so leave it out")
 		}
 	}
-	if r.Phase != nil && *r.Phase != "" && Phases != nil && !slices.Contains(Phases, *r.Phase) {
+	if r.Phase != nil && *r.Phase != "" && !slices.Contains(Phases, *r.Phase) {
 		c.errorf(fieldName(field, "phase"), "%q is not one of %s", *r.Phase, strings.Join(Phases, ", "))
 	}
 	if r.PayloadSHA256 != nil && !sha256Hex.MatchString(*r.PayloadSHA256) {
