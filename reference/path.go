@@ -92,7 +92,7 @@ func StripPath(raw string, n int) (string, error) {
 	return strings.Join(segs[n:], "/"), nil
 }
 
-// decodePath replaces invalid UTF-8 in a patch path with U+FFFD, one per
+// decodePath replaces invalid UTF-8 in a patch path or id with U+FFFD, one per
 // maximal invalid subsequence as the WHATWG decoder does, because upstream
 // reads the patch as text: such a path names the replaced file, never the
 // raw bytes.

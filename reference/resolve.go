@@ -36,7 +36,7 @@ func (m *Move) Payload() []byte {
 // two sections of a cross-file move naming the same file are parse_error.
 // The paths themselves are checked when the tree is read.
 func (p *Patch) Resolve(strip int) (*Move, error) {
-	m := &Move{ID: p.ID, PayloadSHA256: p.PayloadSHA256, Shape: p.Shape(),
+	m := &Move{ID: decodePath(p.ID), PayloadSHA256: p.PayloadSHA256, Shape: p.Shape(),
 		Source: p.SourceHunk(), Target: p.TargetHunk()}
 	paths := make([]string, len(p.Sections))
 	for i, s := range p.Sections {
