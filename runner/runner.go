@@ -65,7 +65,7 @@ type Runner struct {
 	// loaded: each breaks one rule and expects that rule's error code.
 	Derived bool
 
-	// Profile is the spec profile certified, "1.0" or "1.1"; cases that
+	// Profile is the spec profile certified (spec.Profiles); cases that
 	// hold only for a newer profile are skipped.
 	Profile string
 	// Require lists levels that must be supported: their cases run, and

@@ -23,6 +23,7 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // Exit statuses.
@@ -66,7 +67,7 @@ func flags(o *options) *flag.FlagSet {
 	fs.Var(&o.dirs, "cases", "")
 	fs.BoolVar(&o.noCorpus, "no-corpus", false, "")
 	fs.BoolVar(&o.derived, "derived", false, "")
-	fs.StringVar(&o.profile, "profile", "1.1", "")
+	fs.StringVar(&o.profile, "profile", spec.Profiles[len(spec.Profiles)-1], "")
 	fs.Var(&o.require, "require", "")
 	fs.IntVar(&o.parallel, "parallel", runtime.NumCPU(), "")
 	fs.DurationVar(&o.timeout, "timeout", runner.DefaultTimeout, "")
