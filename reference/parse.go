@@ -434,8 +434,14 @@ func checkStructure(patch *Patch) error {
 		return nil
 	}
 	s := patch.Sections[0]
-	if s.Role != "" {
-		return bad("role= is only for the two sections of a cross-file move")
+	// A lone role is accepted where it names the side that exists: source
+	// on a removal, target on a creation (FMT-030).
+	switch {
+	case s.Role == "":
+	case s.Role == RoleSource && s.NewPath == DevNull && s.OldPath != DevNull:
+	case s.Role == RoleTarget && s.OldPath == DevNull && s.NewPath != DevNull:
+	default:
+		return bad("role= is only for the two sections of a cross-file move, or the side a /dev/null section keeps")
 	}
 	switch {
 	case s.OldPath == DevNull:
