@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // Request is the spec's MoveBlockArgs: the move JSON accepted by plan and
@@ -354,7 +356,7 @@ func checkEndpoint(p string) error {
 	if p == "" {
 		return bad(InvalidPath, "empty path")
 	}
-	if strings.HasPrefix(p, "/") {
+	if strings.HasPrefix(p, "/") && !fault.On(fault.AcceptAbsolutePath) {
 		return bad(PathOutsideCwd, "absolute path")
 	}
 	depth := 0

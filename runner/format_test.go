@@ -55,7 +55,7 @@ func TestWriteJSON(t *testing.T) {
 		t.Fatalf("%v\n%s", err, b.String())
 	}
 	c := got.Certificate
-	if c.Passed != rep.Certificate.Passed || c.Failed != 1 || c.Skipped != rep.Certificate.Skipped || c.Seed != 1 || c.Profile != "1.1" || len(c.Corpus.SHA256) != 64 || len(c.Partial) == 0 || c.Implementation.Name == "" {
+	if c.Passed != rep.Certificate.Passed || c.Failed != 1 || c.Skipped != rep.Certificate.Skipped || c.Seed != 1 || c.Profile != "1.1.1" || len(c.Corpus.SHA256) != 64 || len(c.Partial) == 0 || c.Implementation.Name == "" {
 		t.Errorf("certificate %+v", c)
 	}
 	if len(got.Results) != len(rep.Results) {
@@ -131,7 +131,7 @@ func TestWriteJUnit(t *testing.T) {
 	for _, p := range s.Properties {
 		props[p.Name] = p.Value
 	}
-	if props["profile"] != "1.1" || props["seed"] != "1" || len(props["corpus_sha256"]) != 64 {
+	if props["profile"] != "1.1.1" || props["seed"] != "1" || len(props["corpus_sha256"]) != 64 {
 		t.Errorf("properties %v", props)
 	}
 }

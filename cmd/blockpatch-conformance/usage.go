@@ -26,7 +26,8 @@ Selecting cases:
                       breaking one rule (a payload byte, a hunk count, a
                       blank line in a hunk, a missing file, a duplicated
                       target anchor) and expecting that rule's error code
-  --profile VERSION   the spec profile to certify: 1.0, 1.1 or 1.1.1 (default 1.1.1)
+  --profile VERSION   the spec profile to certify: 1.0, 1.1 or 1.1.1
+                      (default 1.1.1)
   --require LEVEL     run and fail, rather than skip, the cases of LEVEL
                       (core, planner or cli) even when the implementation
                       does not claim it (repeatable)
