@@ -90,6 +90,10 @@ func TestSubset(t *testing.T) {
 		{map[string]any{"a": []any{map[string]any{"s": 1.0}}}, map[string]any{"a": []any{map[string]any{"s": 2.0}}}, "a.s"},
 		{map[string]any{"a": []any{1.0}}, map[string]any{"a": []any{1.0, 2.0}}, "a"},
 		{map[string]any{"e": map[string]any{"x": "y"}}, map[string]any{}, "e"},
+		// A 1.1.0 release prints no warnings; they count only when printed.
+		{map[string]any{"warnings": []any{map[string]any{"code": "adjacent_bytes"}}}, map[string]any{}, ""},
+		{map[string]any{"warnings": []any{map[string]any{"code": "adjacent_bytes"}}}, map[string]any{"warnings": []any{}}, "warnings"},
+		{map[string]any{"warnings": []any{map[string]any{"code": "adjacent_bytes"}}}, map[string]any{"warnings": []any{map[string]any{"code": "x"}}}, "warnings.code"},
 	} {
 		path, _, _, ok := subset(tc.want, tc.got, "")
 		if ok != (tc.path == "") || path != tc.path {

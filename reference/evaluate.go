@@ -221,11 +221,20 @@ func (e *evaluation) alreadyApplied(final *Range, before int) {
 // unique match proves the move done, several are target_ambiguous.
 func (e *evaluation) final(data []byte) (Matches, error) {
 	t := e.m.Target
-	fm := Find(data, concat(t.Before, e.payload, t.After))
+	fm := findText(data, concat(t.Before, e.payload, t.After))
 	if fm.Count > 1 {
 		return fm, withAnchor(ambiguous(TargetAmbiguous, "target", e.m.Dst, data, fm), anchorTarget)
 	}
 	return fm, nil
+}
+
+// findText finds text in data; an empty text (a hunk whose only payload
+// line holds no bytes, and no context) is never found, as upstream reads it.
+func findText(data, text []byte) Matches {
+	if len(text) == 0 {
+		return Matches{}
+	}
+	return Find(data, text)
 }
 
 // withAnchor sets an error's anchor detail.
@@ -247,7 +256,7 @@ func (e *evaluation) relocate() error {
 		}
 	}
 	full := concat(src.Before, e.payload, src.After)
-	sm := Find(ds, full)
+	sm := findText(ds, full)
 	if sm.Count == 0 {
 		fm, err := e.final(dt)
 		switch {
@@ -391,7 +400,7 @@ func (e *evaluation) delete() error {
 	if err != nil {
 		return err
 	}
-	sm := Find(data, concat(s.Before, e.payload, s.After))
+	sm := findText(data, concat(s.Before, e.payload, s.After))
 	switch {
 	case sm.Count == 0:
 		done, err := deletedAlready(data, s, e.payload, e.m.Src)
@@ -429,7 +438,7 @@ func deletedAlready(data []byte, s *Hunk, payload []byte, path string) (bool, er
 	case len(s.Before) > 0:
 		return bytes.HasSuffix(data, s.Before), nil
 	}
-	return Find(data, payload).Count == 0, nil
+	return findText(data, payload).Count == 0, nil
 }
 
 func (e *evaluation) create() error {

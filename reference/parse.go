@@ -468,11 +468,16 @@ func checkStructure(patch *Patch) error {
 	return nil
 }
 
-// checkInFileHunk checks a hunk against an existing file: it moves at least
-// one byte, and a target hunk has context to anchor the insertion.
+// checkInFileHunk checks a hunk against an existing file: it has payload
+// lines (one may hold no bytes, as upstream reads "-" and a no-newline
+// marker), and a target hunk has context to anchor the insertion.
 func checkInFileHunk(h *Hunk, bad func(string, ...any) error) error {
-	if len(h.Payload) == 0 {
-		return bad("blockpatch-%s hunk has an empty payload", h.Role)
+	lines := h.OldCount - h.NewCount
+	if h.Role == RoleTarget {
+		lines = -lines
+	}
+	if lines <= 0 {
+		return bad("blockpatch-%s hunk has no payload lines", h.Role)
 	}
 	if h.Role == RoleTarget && len(h.Before)+len(h.After) == 0 {
 		return bad("a blockpatch-target hunk for an existing file needs context before or after the payload")
