@@ -49,11 +49,18 @@ func formatHunk(b *bytes.Buffer, id string, h *Hunk) {
 	// inside a part or a context line with no bytes, and the rendered
 	// document must still parse.
 	context := bodyLines(h.Before) + bodyLines(h.After)
+	// A parsed payload line may hold no bytes ("-" and a no-newline
+	// marker); it is written back as such, so the hunk keeps its payload.
+	emptyLine := len(h.Payload) == 0 && h.payloadLines() > 0
+	payload := bodyLines(h.Payload)
+	if emptyLine {
+		payload = 1
+	}
 	old, new := context, context
 	if h.Role == RoleSource {
-		old += bodyLines(h.Payload)
+		old += payload
 	} else {
-		new += bodyLines(h.Payload)
+		new += payload
 	}
 	b.WriteString("@@ -" + strconv.Itoa(h.OldStart) + "," + strconv.Itoa(old) +
 		" +" + strconv.Itoa(h.NewStart) + "," + strconv.Itoa(new) +
@@ -68,8 +75,11 @@ func formatHunk(b *bytes.Buffer, id string, h *Hunk) {
 	}
 	formatLines(b, ' ', h.Before)
 	formatLines(b, prefix, h.Payload)
+	if emptyLine {
+		b.WriteString(string(prefix) + "\n" + NoNewlineMarker + "\n")
+	}
 	formatLines(b, ' ', h.After)
-	if len(h.Before)+len(h.Payload)+len(h.After) == 0 {
+	if len(h.Before)+len(h.Payload)+len(h.After) == 0 && !emptyLine {
 		b.WriteByte('\n') // upstream writes an empty body as one blank line
 	}
 }
@@ -130,6 +140,14 @@ func newHunk(role Role, oldStart, newStart int, before, payload, after []byte) *
 		h.NewCount += bodyLines(payload)
 	}
 	return h
+}
+
+// payloadLines is the number of payload lines the hunk's header declares.
+func (h *Hunk) payloadLines() int {
+	if h.Role == RoleTarget {
+		return h.NewCount - h.OldCount
+	}
+	return h.OldCount - h.NewCount
 }
 
 // bodyLines is the number of hunk body lines that hold data.

@@ -472,11 +472,7 @@ func checkStructure(patch *Patch) error {
 // lines (one may hold no bytes, as upstream reads "-" and a no-newline
 // marker), and a target hunk has context to anchor the insertion.
 func checkInFileHunk(h *Hunk, bad func(string, ...any) error) error {
-	lines := h.OldCount - h.NewCount
-	if h.Role == RoleTarget {
-		lines = -lines
-	}
-	if lines <= 0 {
+	if h.payloadLines() <= 0 {
 		return bad("blockpatch-%s hunk has no payload lines", h.Role)
 	}
 	if h.Role == RoleTarget && len(h.Before)+len(h.After) == 0 {
