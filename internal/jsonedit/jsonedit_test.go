@@ -1,6 +1,7 @@
 package jsonedit
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -54,7 +55,7 @@ func TestEdits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !contains(string(got), tt.want) {
+			if !strings.Contains(string(got), tt.want) {
 				t.Errorf("got\n%s\nwant it to hold\n%s", got, tt.want)
 			}
 		})
@@ -84,13 +85,4 @@ func TestMarshalOrder(t *testing.T) {
 	if got != want {
 		t.Errorf("Marshal = %s, want %s", got, want)
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }
