@@ -188,14 +188,15 @@ type shape struct {
 
 func (r *Request) classify() (shape, error) {
 	var sh shape
-	if r.Src == "" {
-		return sh, argsError("src", "src is missing or empty")
+	// Checked in 1.1.0's order: the hash's form, mode, then src.
+	if h := r.ExpectedPayloadSHA256; h != nil && !shaPattern.MatchString(*h) {
+		return sh, argsError("expected_payload_sha256", "expected_payload_sha256 must be 64 lowercase hex digits")
 	}
 	if r.Mode != nil && *r.Mode != ModeCreateFile && *r.Mode != ModeRemoveFile {
 		return sh, argsError("mode", "mode must be create_file or remove_file, not %s", strconv.Quote(*r.Mode))
 	}
-	if h := r.ExpectedPayloadSHA256; h != nil && !shaPattern.MatchString(*h) {
-		return sh, argsError("expected_payload_sha256", "expected_payload_sha256 must be 64 lowercase hex digits")
+	if r.Src == "" {
+		return sh, argsError("src", "src is missing or empty")
 	}
 	src, dst := r.Src, r.Src
 	if r.Dst != nil {
