@@ -1,8 +1,6 @@
 package reference
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -34,15 +32,7 @@ func canonicalPatches(t *testing.T) map[string]string {
 		out["shape "+c.name] = doc
 	}
 	// Upstream's rendered patches are canonical.
-	data, err := os.ReadFile("testdata/planner_upstream.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []upstreamPlan
-	if err := json.Unmarshal(data, &rows); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
+	for _, r := range upstreamPlans(t) {
 		if patch, ok := r.Plan["patch"].(string); ok {
 			out["upstream plan "+r.Name] = patch
 		}
