@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
-	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 		if name != "none" {
 			fault.Activate(fault.Name(name))
 		}
-		os.Exit(cli.Main(os.Args[1:]))
+		os.Exit(embedded.Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
@@ -160,7 +160,7 @@ func TestCampaignFindsPlantedBugs(t *testing.T) {
 			if len(loaded) != len(r.Kinds) {
 				t.Errorf("%d cases written for %d kinds", len(loaded), len(r.Kinds))
 			}
-			certify(t, cfg.Out, runner.Reference(), true)
+			certify(t, cfg.Out, embedded.Reference(), true)
 			certify(t, cfg.Out, tc.impl, false)
 		})
 	}

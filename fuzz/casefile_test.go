@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
-	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // TestCaseFiles writes the case of generated scenarios of every kind
@@ -75,7 +75,7 @@ func TestCaseFiles(t *testing.T) {
 			t.Errorf("no %s case was written", k)
 		}
 	}
-	certify(t, dir, runner.Reference(), true)
+	certify(t, dir, embedded.Reference(), true)
 }
 
 func TestSubset(t *testing.T) {

@@ -3,7 +3,7 @@ package fuzz
 import (
 	"context"
 
-	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 )
 
 // Impl is a blockpatch command line under test. Exec runs one command line
@@ -18,4 +18,4 @@ type Impl interface {
 // Reference returns the reference CLI run in process, with no process
 // start per command. External programs come through FromRunner with a
 // runner.Command.
-func Reference() Impl { return FromRunner(runner.Reference()) }
+func Reference() Impl { return FromRunner(embedded.Reference()) }

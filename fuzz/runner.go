@@ -8,7 +8,7 @@ import (
 )
 
 // FromRunner adapts an implementation of the conformance runner
-// (runner.Command for an external program, runner.Reference,
+// (runner.Command for an external program, embedded.Reference,
 // runner.InProcess for a Go variant) to a campaign's Impl, so a campaign
 // runs commands exactly as the runner does: in their own process group,
 // with bounded output, killed at the deadline.

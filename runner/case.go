@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
-	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // The folders of one case, under the case's box in the run's temp root:
@@ -677,7 +677,7 @@ func (cr *caseRun) execRacing(ctx context.Context, rec *record) Outcome {
 		return Outcome{Exit: -1, Err: err}
 	}
 	defer os.RemoveAll(hold)
-	rec.inv.Env = append(rec.inv.Env, cli.HoldDirEnv+"="+hold)
+	rec.inv.Env = append(rec.inv.Env, spec.HoldDirEnv+"="+hold)
 	done := make(chan Outcome, 1)
 	go func() { done <- cr.impl.Exec(ctx, rec.inv) }()
 	tick := time.NewTicker(time.Millisecond)
@@ -687,14 +687,14 @@ func (cr *caseRun) execRacing(ctx context.Context, rec *record) Outcome {
 		case o := <-done:
 			return o // finished without holding: the case judges that
 		case <-tick.C:
-			if _, err := os.Stat(filepath.Join(hold, "staged")); err != nil {
+			if _, err := os.Stat(filepath.Join(hold, spec.HoldStaged)); err != nil {
 				continue
 			}
 			full := filepath.Join(cr.work, filepath.FromSlash(cr.race.Path))
 			if err := os.WriteFile(full, cr.race.Data, 0o644); err != nil {
 				cr.warn("the racing write to %s failed: %v", cr.race.Path, err)
 			}
-			if err := os.WriteFile(filepath.Join(hold, "resume"), nil, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(hold, spec.HoldResume), nil, 0o644); err != nil {
 				cr.warn("releasing the held command: %v", err)
 			}
 			return <-done

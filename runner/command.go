@@ -30,9 +30,11 @@ type Command struct {
 	// MaxOutput is the number of bytes kept of stdout and of stderr;
 	// zero means DefaultMaxOutput.
 	MaxOutput int
+	// Name, when set, names the implementation in the certificate instead
+	// of the command line.
+	Name string
 
 	given []string // Argv as the user wrote it
-	name  string
 }
 
 // NewCommand resolves argv for running from any folder: the program is
@@ -121,9 +123,12 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	return o
 }
 
+// Command returns c: a command is its own process form (Commander).
+func (c *Command) Command() (*Command, error) { return c, nil }
+
 // Describe names the command and hashes the files it runs.
 func (c *Command) Describe() Description {
-	d := Description{Name: c.name, Argv: c.Argv, Env: c.Env}
+	d := Description{Name: c.Name, Argv: c.Argv, Env: c.Env}
 	if d.Name == "" {
 		d.Name = shellJoin(c.given)
 	}

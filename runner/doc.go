@@ -17,13 +17,13 @@
 //
 //   - Command runs an external program, each invocation in its own process
 //     group, killed as a group at the timeout, with bounded capture;
-//   - InProcess runs a Go CLI in the runner's process: Reference is the
-//     embedded reference CLI, and a deliberately broken variant plugs in
-//     the same way;
+//   - InProcess runs a Go CLI in the runner's process (package embedded
+//     wires the reference CLI this way, so this package links none);
 //   - Func adapts any function, for fakes in tests.
 //
-// ReferenceExec runs the embedded reference as a separate process by
-// starting the running executable again, which must honour AsReference.
+// An implementation that can also run as a separate process says so by
+// implementing Commander; the runner asks for it where a case needs a real
+// process (an unprivileged case run as root).
 //
 // # Protocols
 //

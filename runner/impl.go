@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 )
 
 // Invocation is one run of an implementation: the arguments after the
@@ -61,6 +58,15 @@ type Implementation interface {
 	Describe() Description
 }
 
+// Commander is an Implementation that can also run as a separate process.
+// The runner asks for the process where a run in its own process cannot do
+// the job: as root, a case that binds the implementation by permission bits
+// runs it as a process that gave up root's override (unprivileged.go).
+type Commander interface {
+	Implementation
+	Command() (*Command, error)
+}
+
 // Description names what a run certifies.
 type Description struct {
 	// Name is a short human name, such as the command line.
@@ -106,18 +112,26 @@ func (f Func) Exec(ctx context.Context, inv Invocation) Outcome { return f(ctx, 
 // Describe names f generically.
 func (f Func) Describe() Description { return Description{Name: "Go function (in process)"} }
 
+// Env is the world an in-process run sees: its standard streams, the
+// folder standing in for its working directory, and its environment.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Dir            string
+	Getenv         func(string) string
+}
+
 // InProcess runs a blockpatch command line implemented in Go inside the
 // runner's own process, with no process start per invocation: Main gets the
 // arguments and an Env whose Dir is the invocation's folder, and returns the
-// exit status. Reference uses it for the embedded reference CLI; a variant
-// of the reference (a mutant) plugs in the same way.
+// exit status. Package embedded wires the reference CLI in this way.
 //
 // A run that outlives its deadline is reported as timed out; since a
 // goroutine cannot be killed, it finishes in the background. A panic is
 // reported like a crash, through Outcome.Signal.
 type InProcess struct {
 	Name string
-	Main func(args []string, env cli.Env) int
+	Main func(args []string, env Env) int
 	// Reproduce is the command prefix printed to rerun an invocation by
 	// hand; nil prints none.
 	Reproduce []string
@@ -142,7 +156,7 @@ func (p InProcess) Exec(ctx context.Context, inv Invocation) Outcome {
 			d.stdout, d.stderr = stdout.Bytes(), stderr.Bytes()
 			ch <- d
 		}()
-		d.exit = p.Main(inv.Args, cli.Env{
+		d.exit = p.Main(inv.Args, Env{
 			Stdin:  bytes.NewReader(inv.Stdin),
 			Stdout: &stdout,
 			Stderr: &stderr,
@@ -190,54 +204,6 @@ func buildInfo() string {
 		}
 	}
 	return strings.Join(parts, " ")
-}
-
-// AsReferenceEnv is the environment variable that makes a program built
-// with this package behave as the reference blockpatch CLI (see
-// AsReference).
-const AsReferenceEnv = "BLOCKPATCH_CONFORMANCE_AS_REFERENCE"
-
-// AsReference reports whether the running program should act as the
-// reference blockpatch CLI rather than as itself: when AsReferenceEnv is
-// "1", or when it was started under the name blockpatch (argv0's base name).
-// blockpatch-conformance's main checks it first, so the runner binary can
-// certify the embedded reference through a real process (ReferenceExec).
-func AsReference(argv0 string) bool {
-	if os.Getenv(AsReferenceEnv) == "1" {
-		return true
-	}
-	base := strings.TrimSuffix(filepath.Base(argv0), ".exe")
-	return base == "blockpatch"
-}
-
-// referenceReproduce runs the reference CLI from the module, the durable
-// way to rerun a command by hand.
-var referenceReproduce = []string{"go", "run", "github.com/blockpatch-conformance/blockpatch-conformance/cmd/blockpatch"}
-
-// Reference returns the embedded reference CLI, run in process.
-func Reference() Implementation {
-	return InProcess{
-		Name:      "embedded reference blockpatch " + cli.Version + " (in process)",
-		Main:      cli.Run,
-		Reproduce: referenceReproduce,
-	}
-}
-
-// ReferenceExec returns the embedded reference run as a separate process:
-// the running executable started again with AsReferenceEnv=1. It goes
-// through the same process protocol as any external implementation. The
-// executable's main must honour AsReference.
-func ReferenceExec() (*Command, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	c, err := NewCommand([]string{exe}, AsReferenceEnv+"=1")
-	if err != nil {
-		return nil, err
-	}
-	c.name = "embedded reference blockpatch " + cli.Version + " (re-executed as a process)"
-	return c, nil
 }
 
 // getenv looks a name up in env (NAME=value entries, the last one winning)

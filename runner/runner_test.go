@@ -20,21 +20,18 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 )
 
-func TestMain(m *testing.M) {
-	// ReferenceExec starts this test binary again as the reference CLI.
-	if AsReference(os.Args[0]) {
-		os.Exit(cli.Main(os.Args[1:]))
-	}
-	os.Exit(m.Run())
+// reference is the reference CLI run in process: the implementation the
+// runner's tests judge, and wrap to make broken ones. (Package embedded
+// wires it for the certifier; this package does not link it.)
+func reference() Implementation {
+	return InProcess{Name: "reference (in process)", Main: func(args []string, e Env) int {
+		return cli.Run(args, cli.Env{Stdin: e.Stdin, Stdout: e.Stdout, Stderr: e.Stderr, Dir: e.Dir, Getenv: e.Getenv})
+	}}
 }
 
 // testCases is a fixed set of cases this package controls: a copy of some
 // corpus cases of every protocol and an upstream-shaped case.
 const testCases = "testdata/cases"
-
-// upstream is the published blockpatch 1.1.0 conformance folder; it exists
-// on developer machines and in CI, not in every clone.
-const upstream = "../../shared/upstream-1.1.0/conformance/cases"
 
 // newRunner returns a runner over testCases with settings fit for tests.
 func newRunner(t *testing.T, impl Implementation) *Runner {
@@ -81,7 +78,7 @@ func requireAllPass(t *testing.T, rep *Report) {
 
 func TestReferenceCertifies(t *testing.T) {
 	t.Parallel()
-	rep := run(t, newRunner(t, Reference()))
+	rep := run(t, newRunner(t, reference()))
 	requireAllPass(t, rep)
 	if len(rep.Certificate.Partial) != 0 {
 		t.Errorf("a full run is labelled partial: %q", rep.Certificate.Partial)
@@ -90,29 +87,6 @@ func TestReferenceCertifies(t *testing.T) {
 		if l.Verdict != "passed" {
 			t.Errorf("level %s: %s, want passed", l.Level, l.Verdict)
 		}
-	}
-}
-
-func TestReferenceExecCertifies(t *testing.T) {
-	t.Parallel()
-	impl, err := ReferenceExec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	requireAllPass(t, run(t, newRunner(t, impl)))
-}
-
-func TestUpstreamCases(t *testing.T) {
-	t.Parallel()
-	if _, err := os.Stat(upstream); err != nil {
-		t.Skipf("upstream cases not present: %v", err)
-	}
-	r := newRunner(t, Reference())
-	r.Sources = []Source{Dir(upstream)}
-	rep := run(t, r)
-	requireAllPass(t, rep)
-	if len(rep.Results) != 10 {
-		t.Errorf("%d upstream cases, want 10", len(rep.Results))
 	}
 }
 
@@ -129,7 +103,7 @@ func cwdOf(args []string) string {
 // broken wraps the reference: before runs first and may answer instead;
 // after may change the outcome.
 func broken(before func(inv Invocation) (Outcome, bool), after func(inv Invocation, o Outcome) Outcome) Implementation {
-	ref := Reference()
+	ref := reference()
 	return Func(func(ctx context.Context, inv Invocation) Outcome {
 		if before != nil {
 			if o, answered := before(inv); answered {
@@ -419,7 +393,7 @@ func TestLevels(t *testing.T) {
 func TestProbe(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f, err := Probe(ctx, Reference(), t.TempDir(), 5*time.Second)
+	f, err := Probe(ctx, reference(), t.TempDir(), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +436,7 @@ func TestSkipList(t *testing.T) {
 		t.Error("a run with expected failures is not labelled partial")
 	}
 
-	r = newRunner(t, Reference())
+	r = newRunner(t, reference())
 	r.SkipList = list
 	rep = run(t, r)
 	if got := verdicts(rep)["plain/relocate"]; got != UnexpectedPass {
@@ -472,7 +446,7 @@ func TestSkipList(t *testing.T) {
 		t.Error("an unexpected pass does not fail the run")
 	}
 
-	r = newRunner(t, Reference())
+	r = newRunner(t, reference())
 	r.SkipList, _ = ParseSkipList([]byte("no/such-case reason\n"))
 	if _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "matches no case") {
 		t.Errorf("a stale entry: %v, want an error", err)
@@ -486,12 +460,12 @@ func TestSkipList(t *testing.T) {
 
 func TestSelection(t *testing.T) {
 	t.Parallel()
-	r := newRunner(t, Reference())
+	r := newRunner(t, reference())
 	r.RunRegexp = regexp.MustCompile(`^nothing-matches$`)
 	if _, err := r.Run(context.Background()); !errors.Is(err, ErrNoCases) {
 		t.Errorf("zero selected: %v, want ErrNoCases", err)
 	}
-	r = newRunner(t, Reference())
+	r = newRunner(t, reference())
 	r.RunRegexp = regexp.MustCompile(`^write/`)
 	r.SkipRegexp = regexp.MustCompile(`mode$`)
 	r.RunRegexp = regexp.MustCompile(`^(write|plain)/`)
@@ -506,7 +480,7 @@ func TestSelection(t *testing.T) {
 
 func TestProfile(t *testing.T) {
 	t.Parallel()
-	r := newRunner(t, Reference())
+	r := newRunner(t, reference())
 	r.Profile = "1.0"
 	rep := run(t, r)
 	for _, res := range rep.Results {
@@ -529,7 +503,7 @@ func TestSeedOrder(t *testing.T) {
 	order := func(seed uint64) []string {
 		var mu sync.Mutex
 		var seen []string
-		ref := Reference()
+		ref := reference()
 		impl := Func(func(ctx context.Context, inv Invocation) Outcome {
 			box := filepath.Base(filepath.Dir(inv.Dir))
 			mu.Lock()
@@ -555,7 +529,7 @@ func TestSeedOrder(t *testing.T) {
 
 func TestDuplicateNames(t *testing.T) {
 	t.Parallel()
-	r := newRunner(t, Reference())
+	r := newRunner(t, reference())
 	r.Sources = []Source{Dir(testCases), Dir(testCases)}
 	if _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "in both") {
 		t.Errorf("two sources with the same cases: %v", err)
@@ -564,7 +538,7 @@ func TestDuplicateNames(t *testing.T) {
 
 func TestCorpusHash(t *testing.T) {
 	t.Parallel()
-	r := newRunner(t, Reference())
+	r := newRunner(t, reference())
 	_, h1, err := r.Load()
 	if err != nil {
 		t.Fatal(err)

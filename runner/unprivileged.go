@@ -13,9 +13,8 @@ var dropOverride = []string{"setpriv", "--bounding-set=-dac_override,-dac_read_s
 
 // unprivileged returns the implementation to run an unprivileged case
 // with, or nil and the reason there is none. Not running as root, it is
-// r.Impl itself. As root it is r.Impl's command under setpriv; an
-// in-process implementation is run as the reference executable
-// (ReferenceExec), since a goroutine cannot give up privileges.
+// r.Impl itself. As root it is r.Impl's command (see Commander) under
+// setpriv, since a goroutine cannot give up privileges.
 func (r *Runner) unprivileged() (Implementation, string) {
 	if os.Geteuid() != 0 {
 		return r.Impl, ""
@@ -24,16 +23,13 @@ func (r *Runner) unprivileged() (Implementation, string) {
 	if err != nil {
 		return nil, "the case needs permission bits to bind the implementation; running as root, that takes setpriv (util-linux), which is not installed"
 	}
-	var c *Command
-	switch impl := r.Impl.(type) {
-	case *Command:
-		c = impl
-	case InProcess:
-		if c, err = ReferenceExec(); err != nil {
-			return nil, "running the reference as a process: " + err.Error()
-		}
-	default:
+	impl, ok := r.Impl.(Commander)
+	if !ok {
 		return nil, "the case needs permission bits to bind the implementation, and this implementation cannot run without root's override"
+	}
+	c, err := impl.Command()
+	if err != nil {
+		return nil, "running the implementation as a process: " + err.Error()
 	}
 	wrapped := *c
 	wrapped.Argv = append(append([]string{setpriv}, dropOverride[1:]...), c.Argv...)

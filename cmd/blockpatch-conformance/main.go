@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
-	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
@@ -34,8 +34,8 @@ const (
 )
 
 func main() {
-	if runner.AsReference(os.Args[0]) {
-		os.Exit(cli.Main(os.Args[1:]))
+	if embedded.AsReference(os.Args[0]) {
+		os.Exit(embedded.Main(os.Args[1:]))
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr)))
 }
@@ -153,9 +153,9 @@ func implementation(argv []string, refExec bool) (runner.Implementation, error) 
 	case len(argv) > 0:
 		return runner.NewCommand(argv)
 	case refExec:
-		return runner.ReferenceExec()
+		return embedded.Process()
 	}
-	return runner.Reference(), nil
+	return embedded.Reference(), nil
 }
 
 func compile(flagName, expr string) (*regexp.Regexp, error) {

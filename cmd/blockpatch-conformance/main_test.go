@@ -19,14 +19,14 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
-	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 func TestMain(m *testing.M) {
 	// --reference-exec starts this test binary again as the reference.
-	if runner.AsReference(os.Args[0]) {
-		os.Exit(cli.Main(os.Args[1:]))
+	if embedded.AsReference(os.Args[0]) {
+		os.Exit(embedded.Main(os.Args[1:]))
 	}
 	testscript.Main(m, map[string]func(){
 		"blockpatch-conformance": main,

@@ -12,14 +12,14 @@ import (
 	"regexp"
 	"runtime"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/mutants"
-	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 func main() {
-	if runner.AsReference(os.Args[0]) { // the runner re-executes us as the reference for unprivileged cases
-		os.Exit(cli.Main(os.Args[1:]))
+	if embedded.AsReference(os.Args[0]) { // the runner re-executes us as the reference for unprivileged cases
+		os.Exit(embedded.Main(os.Args[1:]))
 	}
 	run := flag.String("run", "", "only the mutants whose names match this regexp")
 	parallel := flag.Int("parallel", runtime.NumCPU(), "cases run at once")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
@@ -21,7 +22,7 @@ func (m Mutant) Implementation() runner.Implementation {
 			return runner.Outcome{Stdout: []byte(`{"ok":true}` + "\n")}
 		})
 	}
-	return runner.Reference()
+	return embedded.Reference()
 }
 
 // Run runs the cases r selects against mutant m, with every feature level

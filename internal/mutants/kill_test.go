@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
-	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
@@ -24,8 +24,8 @@ var update = flag.Bool("update", false, "run the full kill matrix and rewrite "+
 // TestMain lets the runner re-execute this test binary as the reference,
 // which it does for cases that must run without root's privileges.
 func TestMain(m *testing.M) {
-	if runner.AsReference(os.Args[0]) {
-		os.Exit(cli.Main(os.Args[1:]))
+	if embedded.AsReference(os.Args[0]) {
+		os.Exit(embedded.Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

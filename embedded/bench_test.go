@@ -1,4 +1,4 @@
-package runner
+package embedded
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // BenchmarkCorpus certifies the reference over the embedded corpus and, when
@@ -15,28 +17,28 @@ import (
 // reference. It reports the time per case, with all CPUs and serially
 // (upstream's runner is serial and takes about 300 ms per case).
 //
-//	go test ./runner -run '^$' -bench Corpus -benchtime 3x
+//	go test ./embedded -run '^$' -bench Corpus -benchtime 3x
 func BenchmarkCorpus(b *testing.B) {
 	built := filepath.Join(b.TempDir(), "blockpatch")
 	build := exec.Command("go", "build", "-o", built, "github.com/blockpatch-conformance/blockpatch-conformance/cmd/blockpatch")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	cli, err := NewCommand([]string{built})
+	cli, err := runner.NewCommand([]string{built})
 	if err != nil {
 		b.Fatal(err)
 	}
-	reexec, err := ReferenceExec()
+	reexec, err := Process()
 	if err != nil {
 		b.Fatal(err)
 	}
-	sources := map[string][]Source{"corpus": {Corpus()}}
+	sources := map[string][]runner.Source{"corpus": {runner.Corpus()}}
 	if _, err := os.Stat(upstream); err == nil {
-		sources["upstream"] = []Source{Dir(upstream)}
+		sources["upstream"] = []runner.Source{runner.Dir(upstream)}
 	}
 	impls := []struct {
 		name string
-		impl Implementation
+		impl runner.Implementation
 	}{{"in-process", Reference()}, {"built-cli", cli}, {"reexec", reexec}}
 	for sname, src := range sources {
 		for _, im := range impls {
@@ -46,7 +48,7 @@ func BenchmarkCorpus(b *testing.B) {
 					name = sname + "/" + im.name + "/serial"
 				}
 				b.Run(name, func(b *testing.B) {
-					r := New(im.impl)
+					r := runner.New(im.impl)
 					r.Sources = src
 					r.TempDir = b.TempDir()
 					r.Timeout = 30 * time.Second

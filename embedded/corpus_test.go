@@ -1,12 +1,14 @@
-package runner
+package embedded
 
 import (
 	"context"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // TestReferencePassesCorpus certifies the reference over the whole
@@ -14,7 +16,7 @@ import (
 // spec, must pass.
 func TestReferencePassesCorpus(t *testing.T) {
 	t.Parallel()
-	r := New(Reference())
+	r := runner.New(Reference())
 	r.Seed = 1
 	rep, err := r.Run(context.Background())
 	if err != nil {
@@ -26,26 +28,26 @@ func TestReferencePassesCorpus(t *testing.T) {
 	}
 }
 
-// TestReferenceProcessPassesStepCases runs the corpus's command-line
-// cases through the reference as a separate process, the way an external
-// implementation runs.
-func TestReferenceProcessPassesStepCases(t *testing.T) {
+// TestReferenceProcessPasses runs the reference as a separate process, the
+// way an external implementation runs, over the corpus's command-line cases
+// and every tenth case of the other protocols.
+func TestReferenceProcessPasses(t *testing.T) {
 	t.Parallel()
 	all, err := cases.LoadCorpus()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, c := range all {
-		if c.Protocol == cases.Steps {
+	for i, c := range all {
+		if c.Protocol == cases.Steps || i%10 == 0 {
 			names = append(names, regexp.QuoteMeta(c.Name))
 		}
 	}
-	impl, err := ReferenceExec()
+	impl, err := Process()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(impl)
+	r := runner.New(impl)
 	r.Seed = 1
 	r.RunRegexp = regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
 	rep, err := r.Run(context.Background())
@@ -54,7 +56,7 @@ func TestReferenceProcessPassesStepCases(t *testing.T) {
 	}
 	requireAllPass(t, rep)
 	if len(rep.Results) != len(names) || len(names) == 0 {
-		t.Errorf("%d step cases ran, want %d", len(rep.Results), len(names))
+		t.Errorf("%d cases ran, want %d", len(rep.Results), len(names))
 	}
 }
 
@@ -63,7 +65,7 @@ func TestReferenceProcessPassesStepCases(t *testing.T) {
 // reports exactly that code with the tree untouched.
 func TestReferencePassesDerivedCases(t *testing.T) {
 	t.Parallel()
-	r := New(Reference())
+	r := runner.New(Reference())
 	r.Seed, r.Derived = 1, true
 	r.RunRegexp = regexp.MustCompile(`^derived/`)
 	rep, err := r.Run(context.Background())
@@ -76,26 +78,25 @@ func TestReferencePassesDerivedCases(t *testing.T) {
 	}
 }
 
-// TestRaceCasesNeedTheHoldFeature: an implementation that does not list
-// hold-before-commit gets the race cases as unsupported, not failed.
-func TestRaceCasesNeedTheHoldFeature(t *testing.T) {
+// upstream is the published blockpatch 1.1.0 conformance folder; it exists
+// on developer machines and in CI, not in every clone.
+const upstream = "../../shared/upstream-1.1.0/conformance/cases"
+
+// TestUpstreamCases: the reference passes upstream's own ten cases.
+func TestUpstreamCases(t *testing.T) {
 	t.Parallel()
-	quiet := Func(func(_ context.Context, inv Invocation) Outcome {
-		return Outcome{Stdout: []byte(`{"ok":true,"version":"0"}` + "\n")}
-	})
-	r := New(quiet)
+	if _, err := os.Stat(upstream); err != nil {
+		t.Skipf("upstream cases not present: %v", err)
+	}
+	r := runner.New(Reference())
+	r.Sources = []runner.Source{runner.Dir(upstream)}
 	r.Seed = 1
-	r.RunRegexp = regexp.MustCompile(`^write/race-`)
 	rep, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Results) == 0 {
-		t.Fatal("no race case in the corpus")
-	}
-	for _, res := range rep.Results {
-		if res.Verdict != Unsupported {
-			t.Errorf("%s: %s (%s), want unsupported", res.Name, res.Verdict, res.Reason)
-		}
+	requireAllPass(t, rep)
+	if len(rep.Results) != 10 {
+		t.Errorf("%d upstream cases, want 10", len(rep.Results))
 	}
 }

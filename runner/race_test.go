@@ -1,0 +1,47 @@
+package runner
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+)
+
+// TestRaceCasesNeedTheHoldFeature: an implementation that does not list
+// hold-before-commit gets the race cases as unsupported, not failed.
+func TestRaceCasesNeedTheHoldFeature(t *testing.T) {
+	t.Parallel()
+	quiet := Func(func(_ context.Context, inv Invocation) Outcome {
+		return Outcome{Stdout: []byte(`{"ok":true,"version":"0"}` + "\n")}
+	})
+	all, err := cases.LoadCorpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var races []string
+	for _, c := range all {
+		for _, s := range c.Steps {
+			if s.Race != nil {
+				races = append(races, regexp.QuoteMeta(c.Name))
+				break
+			}
+		}
+	}
+	r := New(quiet)
+	r.Seed = 1
+	r.RunRegexp = regexp.MustCompile("^(" + strings.Join(races, "|") + ")$")
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(races) == 0 || len(rep.Results) != len(races) {
+		t.Fatalf("%d race cases ran of %d in the corpus", len(rep.Results), len(races))
+	}
+	for _, res := range rep.Results {
+		if res.Verdict != Unsupported {
+			t.Errorf("%s: %s (%s), want unsupported", res.Name, res.Verdict, res.Reason)
+		}
+	}
+}
