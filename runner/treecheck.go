@@ -3,7 +3,6 @@ package runner
 import (
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,8 +10,9 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 )
 
-// This file holds the comparisons: trees against expectations, and the
-// success JSON against what the trees say it must report.
+// This file compares trees: the work tree after a command against the
+// case's expected tree, or against the tree before it when nothing may
+// change.
 
 // changedPaths lists the paths whose bytes differ between a tree read from
 // disk and the tree expected after a command: created, removed, or with
@@ -184,184 +184,6 @@ func quoteAll(ps []string) []string {
 	return out
 }
 
-// successWant is what a successful check, apply, plan or move must show.
-type successWant struct {
-	// after is the tree the command leaves, or would leave when dry.
-	after  cases.Tree
-	absent []string
-	// dry commands (check, plan) must not change the tree.
-	dry bool
-	// result is the case's expected subset of the success JSON, or nil.
-	result map[string]any
-	// strip is the strip count the JSON must report, -1 when none.
-	strip int
-	// plan commands must return the rendered patch; wantPatch, when not
-	// nil, is the exact patch.
-	plan      bool
-	wantPatch []byte
-	// writeOrder lists files the command must replace by rename, in order.
-	writeOrder []string
-}
-
-// successMembers are the members every success object holds (OUT-003).
-var successMembers = []string{"ok", "changed", "affected", "written", "noop", "status", "moves"}
-
-// checkSuccessJSON compares a success object with what the trees say it
-// must report (OUT-003 to OUT-011), then with the case's own result.
-func checkSuccessJSON(doc map[string]any, raw []byte, before cases.Tree, w successWant) []string {
-	var out []string
-	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-	var missing []string
-	for _, m := range successMembers {
-		if _, ok := doc[m]; !ok {
-			missing = append(missing, m)
-		}
-	}
-	if len(missing) > 0 {
-		add("the success JSON lacks %s (OUT-003)", strings.Join(missing, ", "))
-	}
-	if ok, _ := doc["ok"].(bool); !ok {
-		add("ok is %s, want true", member(doc, "ok"))
-	}
-	want := changedPaths(before, w.after)
-	changed, isList := stringList(doc["changed"])
-	cleanPaths(changed)
-	if _, present := doc["changed"]; present && !isList {
-		add("changed is %s, want a list of paths", jsonText(doc["changed"]))
-	} else if isList {
-		got := slices.Sorted(slices.Values(changed))
-		if !slices.Equal(got, want) {
-			add("changed lists %s, but the paths whose bytes change are %s (OUT-005)", jsonText(changed), jsonText(want))
-		}
-	}
-	if v, present := doc["written"]; present {
-		wantWritten := !w.dry && len(want) > 0
-		if b, ok := v.(bool); !ok || b != wantWritten {
-			add("written is %s, want %v (OUT-007)", jsonText(v), wantWritten)
-		}
-	}
-	if v, present := doc["noop"]; present {
-		if b, ok := v.(bool); !ok || b != (len(want) == 0) {
-			add("noop is %s, want %v: noop is true exactly when nothing changes (OUT-008)", jsonText(v), len(want) == 0)
-		}
-	}
-	if v, present := doc["status"]; present {
-		s, _ := v.(string)
-		switch {
-		case len(want) > 0 && s != "applied":
-			add("status is %s, want \"applied\" since bytes change (OUT-009)", jsonText(v))
-		case len(want) == 0 && s != "noop" && s != "already_applied":
-			add("status is %s, want \"noop\" or \"already_applied\" since no bytes change (OUT-009)", jsonText(v))
-		}
-	}
-	if affected, ok := stringList(doc["affected"]); ok {
-		cleanPaths(affected)
-		for _, p := range changed {
-			if !slices.Contains(affected, p) {
-				add("changed path %q is missing from affected %s (OUT-006)", p, jsonText(affected))
-			}
-		}
-	}
-	if w.strip >= 0 {
-		if n, ok := doc["strip_components"].(float64); !ok || int(n) != w.strip {
-			add("strip_components is %s, want %d (OUT-010)", member(doc, "strip_components"), w.strip)
-		}
-	}
-	if w.plan {
-		p, ok := doc["patch"].(string)
-		switch {
-		case !ok:
-			add("the JSON has no patch member holding the rendered patch (OUT-011)")
-		case w.wantPatch != nil && p != string(w.wantPatch):
-			add("the rendered patch differs from expected_patch (-want +got):\n%s", linesDiff(w.wantPatch, []byte(p)))
-		}
-	}
-	if w.result != nil {
-		if d := cases.MatchSubset(w.result, raw); d != "" {
-			add("the success JSON differs from the case's result (-want +got):\n%s", d)
-		}
-	}
-	return out
-}
-
-// cleanPaths reads dir//f and f/, which a patch may write, as the paths
-// they name.
-func cleanPaths(ps []string) {
-	for i, p := range ps {
-		ps[i] = path.Clean(p)
-	}
-}
-
-func stringList(v any) ([]string, bool) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, 0, len(l))
-	for _, x := range l {
-		s, ok := x.(string)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	return out, true
-}
-
-// withoutWritten returns the case's apply result for a dry command, which
-// reports the same move but writes nothing.
-func withoutWritten(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != "written" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// effectiveStrip is the strip count a check or apply with these arguments
-// uses: the case's strip, a -pN/--strip in args, or the default 1.
-func effectiveStrip(c *cases.Case, args []string) int {
-	if c.Strip != nil {
-		return *c.Strip
-	}
-	n := 1
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		var v string
-		switch {
-		case a == "-p" || a == "--strip":
-			if i+1 < len(args) {
-				v = args[i+1]
-				i++
-			}
-		case strings.HasPrefix(a, "--strip="):
-			v = strings.TrimPrefix(a, "--strip=")
-		case strings.HasPrefix(a, "-p"):
-			v = a[2:]
-		default:
-			continue
-		}
-		if _, err := fmt.Sscanf(v, "%d", &n); err != nil {
-			return -1
-		}
-	}
-	return n
-}
-
 func profileIncludes(profile, version string) bool {
 	return slices.Index(cases.Versions, version) <= slices.Index(cases.Versions, profile)
-}
-
-// member renders a member of a JSON object for a message.
-func member(doc map[string]any, name string) string {
-	v, ok := doc[name]
-	if !ok {
-		return "absent"
-	}
-	return jsonText(v)
 }

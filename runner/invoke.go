@@ -1,0 +1,236 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
+)
+
+// This file runs one command of a case and gives the verdicts no case can
+// accept: a command that cannot start, times out, crashes, floods its
+// output or writes outside its work tree; and the race of WRITE-013.
+
+// record is one invocation and what surrounded it.
+type record struct {
+	step          string
+	inv           Invocation
+	out           Outcome
+	before, after cases.Tree
+	// want is the expected tree, wantJSON the expected JSON (subset or
+	// error), when the step has them.
+	want     cases.Tree
+	wantJSON any
+	doc      map[string]any
+}
+
+// stepError is a step that went wrong.
+type stepError struct {
+	verdict  Verdict
+	problems []string
+	rec      *record
+}
+
+// invoke runs one command and judges what no case can accept: a run that
+// could not start, a write outside the work tree, a timeout, a signal, a
+// crash, output too large to judge.
+func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) (*record, *stepError) {
+	rec := &record{step: step, inv: Invocation{Args: args, Dir: dir, Stdin: stdin}}
+	cr.last = rec
+	before, err := cases.ReadTree(cr.work)
+	if err != nil {
+		return rec, &stepError{verdict: Error, problems: []string{"reading the work tree: " + err.Error()}, rec: rec}
+	}
+	rec.before = before
+	ctx, cancel := context.WithTimeout(cr.ctx, cr.r.Timeout)
+	if cr.race != nil {
+		rec.out = cr.execRacing(ctx, rec)
+	} else {
+		rec.out = cr.impl.Exec(ctx, rec.inv)
+	}
+	cancel()
+	after, err := cases.ReadTree(cr.work)
+	rec.after = after
+	if err != nil {
+		return rec, &stepError{verdict: Fail, problems: []string{"the work tree cannot be read after the command: " + err.Error()}, rec: rec}
+	}
+	o := rec.out
+	if o.Err != nil {
+		return rec, &stepError{verdict: Error, problems: []string{"the implementation could not be run: " + o.Err.Error()}, rec: rec}
+	}
+	if outside, err := cr.readOutside(); err != nil || !sameTree(cr.outside, outside) {
+		msg := "the folders around the work tree cannot be read: "
+		if err != nil {
+			msg += err.Error()
+		} else {
+			msg = fmt.Sprintf("files outside the work tree changed: %s; the parent folders and the sibling folder must stay untouched (-before +after):\n%s",
+				strings.Join(differences(cr.outside, outside), ", "), treeDiff(cr.outside, outside, true))
+		}
+		return rec, &stepError{verdict: Escape, problems: []string{msg}, rec: rec}
+	}
+	switch {
+	case o.TimedOut:
+		return rec, &stepError{verdict: Timeout, problems: []string{fmt.Sprintf("the command did not finish within %s and was killed with its process group", cr.r.Timeout)}, rec: rec}
+	case o.Signal != "":
+		v := Signal
+		if strings.HasPrefix(o.Signal, "panic:") {
+			v = Crash
+		}
+		return rec, &stepError{verdict: v, problems: []string{"the command was ended by " + o.Signal}, rec: rec}
+	case o.Exit != 0 && o.Exit != 1:
+		return rec, &stepError{verdict: Crash, problems: []string{fmt.Sprintf("exit status %d: blockpatch exits 0 on success and 1 on any error (CLI-026), so this is a crash, not a rejection", o.Exit)}, rec: rec}
+	case o.Truncated:
+		return rec, &stepError{verdict: Fail, problems: []string{"the command printed more output than the runner keeps; it cannot be one JSON line"}, rec: rec}
+	}
+	return rec, nil
+}
+
+// finish turns the problems of a step into its verdict.
+func (cr *caseRun) finish(rec *record, problems []string, tree treeCheck, otherProblems bool) *stepError {
+	problems = append(problems, tree.problems...)
+	for _, w := range tree.warnings {
+		cr.warn("%s: %s", rec.step, w)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	v := Fail
+	if tree.strayOnly && !otherProblems {
+		v = Stray
+	}
+	return &stepError{verdict: v, problems: problems, rec: rec}
+}
+
+// errorDocument finds the JSON error: on stderr, or else on stdout.
+func errorDocument(o Outcome) (map[string]any, []byte, string, error) {
+	if doc, raw, err := oneObject(o.Stderr); err == nil {
+		return doc, raw, "stderr", nil
+	}
+	doc, raw, err := oneObject(o.Stdout)
+	return doc, raw, "stdout", err
+}
+
+// errorCode returns the code of a JSON error, or nil.
+func errorCode(doc map[string]any) any {
+	if e, ok := doc["error"].(map[string]any); ok {
+		return e["code"]
+	}
+	return nil
+}
+
+// errorSummary names the error a command reported, for "want 0" messages.
+func errorSummary(o Outcome) string {
+	doc, _, _, err := errorDocument(o)
+	if err != nil {
+		return ""
+	}
+	if e, ok := doc["error"].(map[string]any); ok {
+		return fmt.Sprintf(": it reported %v: %v", e["code"], e["message"])
+	}
+	return ""
+}
+
+func describeErr(err error) string {
+	if err.Error() == "no output" {
+		return "empty"
+	}
+	return err.Error()
+}
+
+func describeOutput(b []byte) string {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return "empty"
+	}
+	if _, _, err := oneObject(b); err == nil {
+		return "a JSON object"
+	}
+	return "not one JSON object"
+}
+
+func (cr *caseRun) warn(format string, args ...any) {
+	cr.warnings = append(cr.warnings, fmt.Sprintf(format, args...))
+}
+
+// oneLine reports whether b is one line ending in "\n", as the JSON
+// output contract prints it.
+func oneLine(b []byte) bool {
+	return len(b) > 0 && bytes.IndexByte(b, '\n') == len(b)-1
+}
+
+// watch starts recording renames in the folders of the given work-tree
+// files; nil when there is nothing to watch.
+func (cr *caseRun) watch(files []string) (*renameWatch, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	var dirs []string
+	for _, f := range files {
+		d := filepath.Dir(filepath.Join(cr.work, filepath.FromSlash(f)))
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return watchRenames(dirs)
+}
+
+// checkWriteOrder compares the renames seen during a command with the
+// files it must replace by rename, in order (WRITE-003, WRITE-005).
+func (cr *caseRun) checkWriteOrder(order, renamed []string) []string {
+	var problems []string
+	last, lastFile := -1, ""
+	for _, f := range order {
+		at := slices.Index(renamed, filepath.Join(cr.work, filepath.FromSlash(f)))
+		switch {
+		case at < 0:
+			problems = append(problems, fmt.Sprintf("%s was not replaced by renaming a new file over it (WRITE-003); renames seen: %q", f, renamed))
+		case at < last:
+			problems = append(problems, fmt.Sprintf("%s was renamed into place before %s; the destination must be renamed before the source (WRITE-005)", f, lastFile))
+		default:
+			last, lastFile = at, f
+		}
+	}
+	return problems
+}
+
+// execRacing runs a step with a concurrent writer: the command gets the
+// hold-before-commit hook, and once it says it has staged its write, the
+// runner changes the race's file and lets it go on. The hold folder sits
+// beside the case's box, where the final temp-root check allows it.
+func (cr *caseRun) execRacing(ctx context.Context, rec *record) Outcome {
+	hold := cr.box + "-hold"
+	os.RemoveAll(hold)
+	if err := os.Mkdir(hold, 0o755); err != nil {
+		return Outcome{Exit: -1, Err: err}
+	}
+	defer os.RemoveAll(hold)
+	rec.inv.Env = append(rec.inv.Env, spec.HoldDirEnv+"="+hold)
+	done := make(chan Outcome, 1)
+	go func() { done <- cr.impl.Exec(ctx, rec.inv) }()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case o := <-done:
+			return o // finished without holding: the case judges that
+		case <-tick.C:
+			if _, err := os.Stat(filepath.Join(hold, spec.HoldStaged)); err != nil {
+				continue
+			}
+			full := filepath.Join(cr.work, filepath.FromSlash(cr.race.Path))
+			if err := os.WriteFile(full, cr.race.Data, 0o644); err != nil {
+				cr.warn("the racing write to %s failed: %v", cr.race.Path, err)
+			}
+			if err := os.WriteFile(filepath.Join(hold, spec.HoldResume), nil, 0o644); err != nil {
+				cr.warn("releasing the held command: %v", err)
+			}
+			return <-done
+		}
+	}
+}
