@@ -11,21 +11,37 @@ import (
 	"time"
 )
 
-// Formats lists the report formats Write accepts.
-var Formats = []string{"human", "tap", "junit", "json"}
+// writers is the registry of report formats, in the order Formats lists
+// them; verbose adds every case to the formats that otherwise show only
+// failures.
+var writers = []struct {
+	format string
+	write  func(r *Report, w io.Writer, verbose bool) error
+}{
+	{"human", (*Report).WriteHuman},
+	{"tap", (*Report).WriteTAP},
+	{"junit", func(r *Report, w io.Writer, _ bool) error { return r.WriteJUnit(w) }},
+	{"json", func(r *Report, w io.Writer, _ bool) error { return r.WriteJSON(w) }},
+}
 
-// Write prints the report in one of Formats. Verbose adds every case to
-// the human and TAP formats, not only the failures.
+// Formats lists the report formats Write accepts.
+var Formats = func() []string {
+	var names []string
+	for _, f := range writers {
+		names = append(names, f.format)
+	}
+	return names
+}()
+
+// Write prints the report in one of Formats ("" is human).
 func (r *Report) Write(w io.Writer, format string, verbose bool) error {
-	switch format {
-	case "human", "":
-		return r.WriteHuman(w, verbose)
-	case "tap":
-		return r.WriteTAP(w, verbose)
-	case "junit":
-		return r.WriteJUnit(w)
-	case "json":
-		return r.WriteJSON(w)
+	if format == "" {
+		format = writers[0].format
+	}
+	for _, f := range writers {
+		if f.format == format {
+			return f.write(r, w, verbose)
+		}
 	}
 	return fmt.Errorf("unknown format %q: the formats are %s", format, strings.Join(Formats, ", "))
 }
