@@ -2,10 +2,8 @@ package cases
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
@@ -135,16 +133,8 @@ type Case struct {
 	Steps []*Step
 }
 
-// ReverseArgs returns the case's Args for the reverse command: with -R
-// added, or without it when Args already reverse.
-func (c *Case) ReverseArgs() []string {
-	if slices.ContainsFunc(c.Args, isReverseFlag) {
-		return slices.DeleteFunc(slices.Clone(c.Args), isReverseFlag)
-	}
-	return append(slices.Clone(c.Args), "-R")
-}
-
-func isReverseFlag(a string) bool { return a == "-R" || a == "--reverse" }
+// ReverseArgs returns the case's Args for the reverse command.
+func (c *Case) ReverseArgs() []string { return ReverseArgs(c.Args) }
 
 // Outcome is the expectation of one command of the Standard protocol after
 // the first apply: the retry or the reverse.
@@ -261,18 +251,6 @@ const (
 	DirInputs         = "inputs"
 )
 
-// Argv returns the step's arguments with the placeholders replaced: {work}
-// by work, {inputs} by inputs, and {patch} by the case's patch file inside
-// inputs.
-func (s *Step) Argv(work, inputs string) []string {
-	r := strings.NewReplacer(
-		WorkPlaceholder, work,
-		InputsPlaceholder, inputs,
-		PatchPlaceholder, filepath.Join(inputs, PatchFile),
-	)
-	out := make([]string, len(s.Args))
-	for i, a := range s.Args {
-		out[i] = r.Replace(a)
-	}
-	return out
-}
+// Argv returns the step's arguments with the placeholders replaced (see
+// ExpandArgs).
+func (s *Step) Argv(work, inputs string) []string { return ExpandArgs(s.Args, work, inputs) }

@@ -17,20 +17,19 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
 )
 
-// The steps of the two protocols, named as the runner names them
-// (cases/README.md, "Protocols").
+// The steps of the two protocols, as package cases defines them.
 const (
-	StepCheck   = "check"
-	StepApply   = "apply"
-	StepRetry   = "retry"
-	StepReverse = "reverse"
-	StepPlan    = "plan"
-	StepPlanned = "apply planned patch"
-	StepMove    = "move"
+	StepCheck   = cases.StepCheck
+	StepApply   = cases.StepApply
+	StepRetry   = cases.StepRetry
+	StepReverse = cases.StepReverse
+	StepPlan    = cases.StepPlan
+	StepPlanned = cases.StepPlanned
+	StepMove    = cases.StepMove
 )
 
 // plannedFile is where the planned patch is written in the inputs folder.
-const plannedFile = "planned.blockpatch"
+const plannedFile = cases.PlannedFile
 
 // Step is one command of a protocol and what it did.
 type Step struct {
@@ -116,13 +115,7 @@ func (sb *sandbox) resetWork(sc *gen.Scenario) error {
 
 // expand replaces the placeholders of args by the sandbox's folders.
 func (sb *sandbox) expand(args []string) []string {
-	r := strings.NewReplacer(cases.WorkPlaceholder, sb.work, cases.InputsPlaceholder, sb.inputs,
-		cases.PatchPlaceholder, filepath.Join(sb.inputs, cases.PatchFile))
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = r.Replace(a)
-	}
-	return out
+	return cases.ExpandArgs(args, sb.work, sb.inputs)
 }
 
 // hide replaces the sandbox's folders in output by the placeholders, so
@@ -134,43 +127,30 @@ func (sb *sandbox) hide(b []byte) []byte {
 	return b
 }
 
-// patchArgs is a check or apply command line of the Standard protocol, as
-// the runner builds it.
-func patchArgs(command string, sc *gen.Scenario, args []string) []string {
-	out := append([]string{command, cases.PatchPlaceholder}, args...)
-	if sc.StripFlag {
-		out = append(out, "-p"+strconv.Itoa(sc.Strip))
-	}
-	return append(out, "--cwd", cases.WorkPlaceholder, "--json-output")
-}
-
-// reverseArgs adds -R, or removes it when args reverse already.
-func reverseArgs(args []string) []string {
-	rev := func(a string) bool { return a == "-R" || a == "--reverse" }
-	if slices.ContainsFunc(args, rev) {
-		return slices.DeleteFunc(slices.Clone(args), rev)
-	}
-	return append(slices.Clone(args), "-R")
-}
-
-// plan lists the steps of a scenario's protocol. full is false for a
-// failing protocol: check and apply, or plan and move, only.
+// plan lists the steps of a scenario's protocol (cases.StandardSteps or
+// cases.PlannedSteps). full is false for a failing protocol: check and
+// apply, or plan and move, only. The retry of the planned patch is left
+// out: 1.1.0 renders minimal context, so its planned patch may apply a
+// second time where the reference's refuses, a point the documents leave
+// open and the corpus pins only where the two agree.
 func plan(sc *gen.Scenario, full bool) []Step {
+	proto, args := cases.Standard, sc.Args
+	var strip *int
 	if sc.Protocol == gen.ProtoRequest {
-		steps := []Step{{Name: StepPlan, Args: []string{"plan", "--json", "-", "--cwd", cases.WorkPlaceholder}, Stdin: sc.Request, Fresh: true}}
-		if full {
-			steps = append(steps, Step{Name: StepPlanned, Args: []string{"apply", cases.InputsPlaceholder + "/" + plannedFile, "--cwd", cases.WorkPlaceholder, "--json-output"}})
+		proto, args = cases.Planned, nil
+	} else if sc.StripFlag {
+		strip = &sc.Strip
+	}
+	var steps []Step
+	for _, ps := range proto.Steps(!full) {
+		if ps.Name == cases.StepRetryPlanned {
+			continue
 		}
-		return append(steps, Step{Name: StepMove, Args: []string{"move", "--json", "-", "--cwd", cases.WorkPlaceholder, "--json-output"}, Stdin: sc.Request, Fresh: true})
-	}
-	steps := []Step{
-		{Name: StepCheck, Args: patchArgs("check", sc, sc.Args), Fresh: true},
-		{Name: StepApply, Args: patchArgs("apply", sc, sc.Args)},
-	}
-	if full {
-		steps = append(steps,
-			Step{Name: StepRetry, Args: patchArgs("apply", sc, sc.Args)},
-			Step{Name: StepReverse, Args: patchArgs("apply", sc, reverseArgs(sc.Args))})
+		st := Step{Name: ps.Name, Args: ps.Args(args, strip), Fresh: ps.Fresh}
+		if ps.Input == cases.RequestInput {
+			st.Stdin = sc.Request
+		}
+		steps = append(steps, st)
 	}
 	return steps
 }

@@ -23,12 +23,11 @@ import (
 //
 // A case's symlink may point at ../outside/sentinel.txt, which exists.
 const (
-	runDir      = "run"
-	workDir     = "work"
-	inputsDir   = "inputs"
-	outsideDir  = "outside"
-	sentinel    = "SENTINEL"
-	plannedFile = "planned.blockpatch"
+	runDir     = "run"
+	workDir    = "work"
+	inputsDir  = "inputs"
+	outsideDir = "outside"
+	sentinel   = "SENTINEL"
 )
 
 // sentinels are written around the work tree; none may change.

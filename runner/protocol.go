@@ -13,98 +13,106 @@ import (
 // This file holds the protocols of cases/README.md: the command lines of
 // each protocol's steps and what each step must do.
 
-// patchArgs builds a check or apply command line of the Standard protocol.
-func (cr *caseRun) patchArgs(command string, args []string) []string {
-	out := []string{command, filepath.Join(cr.inputs, cases.PatchFile)}
-	out = append(out, args...)
-	if cr.c.Strip != nil {
-		out = append(out, fmt.Sprintf("-p%d", *cr.c.Strip))
+// stepArgs is a protocol step's command line for this case's folders.
+func (cr *caseRun) stepArgs(s cases.ProtocolStep) []string {
+	strip := cr.c.Strip
+	if s.Input != cases.PatchPlaceholder {
+		strip = nil // -p belongs to the case's own patch
 	}
-	return append(out, "--cwd", cr.work, "--json-output")
+	return cases.ExpandArgs(s.Args(cr.c.Args, strip), cr.work, cr.inputs)
 }
 
 // standard runs upstream's protocol: check, apply, retry and reverse, or
 // check and apply failing.
 func (cr *caseRun) standard() *stepError {
 	c := cr.c
-	if c.Expect == cases.Fail {
-		for _, command := range []string{"check", "apply"} {
-			if e := cr.expectError(command, cr.patchArgs(command, c.Args), nil, c.ErrorCode, c.Error); e != nil {
-				return e
-			}
-		}
-		return nil
-	}
 	strip := effectiveStrip(c, c.Args)
-	if _, e := cr.expectSuccess("check", cr.patchArgs("check", c.Args), nil, successWant{
-		after: c.ExpectedFiles, dry: true, result: withoutWritten(c.Result), strip: strip,
-	}); e != nil {
-		return e
-	}
-	if _, e := cr.expectSuccess("apply", cr.patchArgs("apply", c.Args), nil, successWant{
-		after: c.ExpectedFiles, absent: c.ExpectedAbsent, result: c.Result, strip: strip,
-		writeOrder: c.WriteOrder,
-	}); e != nil {
-		return e
-	}
-	if e := cr.outcome("retry", c.Retry, cr.patchArgs("apply", c.Args), c.ExpectedAbsent); e != nil {
-		return e
-	}
-	return cr.outcome("reverse", c.Reverse, cr.patchArgs("apply", c.ReverseArgs()), nil)
-}
-
-// planned runs the planner protocol: plan, apply of the planned patch, and
-// move on a fresh tree; or plan and move failing.
-func (cr *caseRun) planned() *stepError {
-	c := cr.c
-	planArgs := append(append([]string{"plan", "--json", "-"}, c.Args...), "--cwd", cr.work)
-	moveArgs := append(append([]string{"move", "--json", "-"}, c.Args...), "--cwd", cr.work, "--json-output")
-	if c.Expect == cases.Fail {
-		if e := cr.expectError("plan", planArgs, c.Request, c.ErrorCode, c.Error); e != nil {
+	for _, s := range c.Protocol.Steps(c.Expect == cases.Fail) {
+		args := cr.stepArgs(s)
+		var e *stepError
+		switch {
+		case c.Expect == cases.Fail:
+			e = cr.expectError(s.Name, args, nil, c.ErrorCode, c.Error)
+		case s.Name == cases.StepCheck:
+			_, e = cr.expectSuccess(s.Name, args, nil, successWant{
+				after: c.ExpectedFiles, dry: true, result: withoutWritten(c.Result), strip: strip,
+			})
+		case s.Name == cases.StepApply:
+			_, e = cr.expectSuccess(s.Name, args, nil, successWant{
+				after: c.ExpectedFiles, absent: c.ExpectedAbsent, result: c.Result, strip: strip,
+				writeOrder: c.WriteOrder,
+			})
+		case s.Name == cases.StepRetry:
+			e = cr.outcome(s.Name, c.Retry, args, c.ExpectedAbsent)
+		case s.Name == cases.StepReverse:
+			e = cr.outcome(s.Name, c.Reverse, args, nil)
+		}
+		if e != nil {
 			return e
 		}
-		return cr.expectError("move", moveArgs, c.Request, c.ErrorCode, c.Error)
 	}
-	rec, e := cr.expectSuccess("plan", planArgs, c.Request, successWant{
-		after: c.ExpectedFiles, dry: true, result: withoutWritten(c.Result), strip: -1,
-		plan: true, wantPatch: c.ExpectedPatch,
-	})
-	if e != nil {
-		return e
+	return nil
+}
+
+// planned runs the planner protocol: plan, apply of the planned patch and
+// its retry, and move on a fresh tree; or plan and move failing.
+func (cr *caseRun) planned() *stepError {
+	c := cr.c
+	var planStatus any
+	for _, s := range c.Protocol.Steps(c.Expect == cases.Fail) {
+		args := cr.stepArgs(s)
+		if s.Fresh && s.Name != cases.StepPlan && c.Expect != cases.Fail {
+			if err := cr.resetWork(); err != nil {
+				return &stepError{verdict: Error, problems: []string{"resetting the work tree: " + err.Error()}}
+			}
+		}
+		var e *stepError
+		switch {
+		case c.Expect == cases.Fail:
+			e = cr.expectError(s.Name, args, c.Request, c.ErrorCode, c.Error)
+		case s.Name == cases.StepPlan:
+			var rec *record
+			rec, e = cr.expectSuccess(s.Name, args, c.Request, successWant{
+				after: c.ExpectedFiles, dry: true, result: withoutWritten(c.Result), strip: -1,
+				plan: true, wantPatch: c.ExpectedPatch,
+			})
+			if e != nil {
+				return e
+			}
+			planStatus = rec.doc["status"]
+			patch, _ := rec.doc["patch"].(string)
+			if err := os.WriteFile(filepath.Join(cr.inputs, cases.PlannedFile), []byte(patch), 0o644); err != nil {
+				return &stepError{verdict: Error, problems: []string{err.Error()}}
+			}
+			if err := cr.saveOutside(); err != nil {
+				return &stepError{verdict: Error, problems: []string{err.Error()}}
+			}
+		case s.Name == cases.StepPlanned:
+			_, e = cr.expectSuccess(s.Name, args, nil, successWant{
+				after: c.ExpectedFiles, absent: c.ExpectedAbsent, strip: effectiveStrip(c, c.Args),
+			})
+		case s.Name == cases.StepRetryPlanned:
+			// The planned patch is the retry artifact (PLAN-037): applied
+			// again it proves its final state, unless the move changed
+			// nothing at all.
+			retryStatus := "already_applied"
+			if planStatus == "noop" {
+				retryStatus = "noop"
+			}
+			_, e = cr.expectSuccess(s.Name, args, nil, successWant{
+				after: c.ExpectedFiles, absent: c.ExpectedAbsent, strip: effectiveStrip(c, c.Args),
+				result: map[string]any{"status": retryStatus},
+			})
+		case s.Name == cases.StepMove:
+			_, e = cr.expectSuccess(s.Name, args, c.Request, successWant{
+				after: c.ExpectedFiles, absent: c.ExpectedAbsent, result: c.Result, strip: -1,
+			})
+		}
+		if e != nil {
+			return e
+		}
 	}
-	planned := filepath.Join(cr.inputs, plannedFile)
-	patch, _ := rec.doc["patch"].(string)
-	if err := os.WriteFile(planned, []byte(patch), 0o644); err != nil {
-		return &stepError{verdict: Error, problems: []string{err.Error()}}
-	}
-	if err := cr.saveOutside(); err != nil {
-		return &stepError{verdict: Error, problems: []string{err.Error()}}
-	}
-	applyArgs := append(append([]string{"apply", planned}, c.Args...), "--cwd", cr.work, "--json-output")
-	if _, e := cr.expectSuccess("apply planned patch", applyArgs, nil, successWant{
-		after: c.ExpectedFiles, absent: c.ExpectedAbsent, strip: effectiveStrip(c, c.Args),
-	}); e != nil {
-		return e
-	}
-	// The planned patch is the retry artifact (PLAN-037): applied again it
-	// proves its final state, unless the move changed nothing at all.
-	retryStatus := "already_applied"
-	if rec.doc["status"] == "noop" {
-		retryStatus = "noop"
-	}
-	if _, e := cr.expectSuccess("retry planned patch", applyArgs, nil, successWant{
-		after: c.ExpectedFiles, absent: c.ExpectedAbsent, strip: effectiveStrip(c, c.Args),
-		result: map[string]any{"status": retryStatus},
-	}); e != nil {
-		return e
-	}
-	if err := cr.resetWork(); err != nil {
-		return &stepError{verdict: Error, problems: []string{"resetting the work tree: " + err.Error()}}
-	}
-	_, e = cr.expectSuccess("move", moveArgs, c.Request, successWant{
-		after: c.ExpectedFiles, absent: c.ExpectedAbsent, result: c.Result, strip: -1,
-	})
-	return e
+	return nil
 }
 
 // steps runs a step case's command lines as written.

@@ -22,11 +22,8 @@ func TestRaceCasesNeedTheHoldFeature(t *testing.T) {
 	}
 	var races []string
 	for _, c := range all {
-		for _, s := range c.Steps {
-			if s.Race != nil {
-				races = append(races, regexp.QuoteMeta(c.Name))
-				break
-			}
+		if c.NeedsHold() {
+			races = append(races, regexp.QuoteMeta(c.Name))
 		}
 	}
 	r := New(quiet)
