@@ -205,14 +205,6 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// TestCodesMatchSpec keeps Codes equal to the spec's error-code table.
-func TestCodesMatchSpec(t *testing.T) {
-	t.Parallel()
-	if d := cmp.Diff(spec.ErrorCodes(), Codes); d != "" {
-		t.Errorf("Codes differ from spec.ErrorCodes (-spec +cases):\n%s", d)
-	}
-}
-
 // TestCorpusSince keeps each case's since at or above the profile of every
 // requirement it cites: a case citing a 1.1 requirement cannot hold for 1.0.
 func TestCorpusSince(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // This file checks the expected error details and success results.
@@ -45,8 +47,8 @@ func (c *checker) errorDetails(field string, raw json.RawMessage) *ErrorDetails 
 			c.errorf(fieldName(field, name), "empty string; an absent detail is not asserted, so leave it out")
 		}
 	}
-	if r.Phase != nil && *r.Phase != "" && !slices.Contains(Phases, *r.Phase) {
-		c.errorf(fieldName(field, "phase"), "%q is not one of %s", *r.Phase, strings.Join(Phases, ", "))
+	if r.Phase != nil && *r.Phase != "" && !slices.Contains(spec.Phases, *r.Phase) {
+		c.errorf(fieldName(field, "phase"), "%q is not one of %s", *r.Phase, strings.Join(spec.Phases, ", "))
 	}
 	if r.PayloadSHA256 != nil && !sha256Hex.MatchString(*r.PayloadSHA256) {
 		c.errorf(fieldName(field, "payload_sha256"), "not 64 lower-case hex digits")
@@ -61,7 +63,7 @@ func (c *checker) errorDetails(field string, raw json.RawMessage) *ErrorDetails 
 	d.LineRanges = c.ranges(fieldName(field, "line_ranges"), r.LineRanges, 1)
 	listed := -1
 	if r.Matches != nil {
-		listed = min(*r.Matches, RangeLimit)
+		listed = min(*r.Matches, spec.MaxReportedRanges)
 	}
 	for _, l := range []struct {
 		name  string
@@ -90,8 +92,8 @@ func (c *checker) ranges(field string, items []json.RawMessage, low int) []Range
 	if len(items) == 0 {
 		c.errorf(field, "empty list; an absent detail is not asserted, so leave it out")
 	}
-	if len(items) > RangeLimit {
-		c.errorf(field, "%d items; an error lists at most %d (decision D3)", len(items), RangeLimit)
+	if len(items) > spec.MaxReportedRanges {
+		c.errorf(field, "%d items; an error lists at most %d (decision D3)", len(items), spec.MaxReportedRanges)
 	}
 	out := make([]Range, 0, len(items))
 	for i, raw := range items {
@@ -148,12 +150,6 @@ type rawWarning struct {
 	SuggestedAction *string `json:"suggested_action"`
 }
 
-// Warning codes and boundaries of 1.1.1's move results.
-var (
-	WarningCodes = []string{"adjacent_bytes"}
-	Boundaries   = []string{"target_before+payload", "payload+target_after"}
-)
-
 type rawMove struct {
 	ID            *string         `json:"id"`
 	Src           *string         `json:"src"`
@@ -189,8 +185,8 @@ func (c *checker) result(field string, raw json.RawMessage, strip *int) map[stri
 	if r.OK != nil && !*r.OK {
 		c.errorf(fieldName(field, "ok"), "a success result has ok true")
 	}
-	if r.Status != nil && !slices.Contains(Statuses, *r.Status) {
-		c.errorf(fieldName(field, "status"), "%q is not one of %s", *r.Status, strings.Join(Statuses, ", "))
+	if r.Status != nil && !slices.Contains(spec.Statuses, *r.Status) {
+		c.errorf(fieldName(field, "status"), "%q is not one of %s", *r.Status, strings.Join(spec.Statuses, ", "))
 	}
 	if r.Status != nil && r.Noop != nil && *r.Noop != (*r.Status != "applied") {
 		c.errorf(fieldName(field, "noop"), "%v contradicts status %q: noop is true exactly for noop and already_applied (decision D13)", *r.Noop, *r.Status)
@@ -221,11 +217,11 @@ func (c *checker) result(field string, raw json.RawMessage, strip *int) map[stri
 	}
 	for i, w := range r.Warnings {
 		f := fieldIndex(fieldName(field, "warnings"), i)
-		if w.Code == nil || !slices.Contains(WarningCodes, *w.Code) {
-			c.errorf(fieldName(f, "code"), "want one of %s", strings.Join(WarningCodes, ", "))
+		if w.Code == nil || !slices.Contains(spec.WarningCodes, *w.Code) {
+			c.errorf(fieldName(f, "code"), "want one of %s", strings.Join(spec.WarningCodes, ", "))
 		}
-		if w.Boundary != nil && !slices.Contains(Boundaries, *w.Boundary) {
-			c.errorf(fieldName(f, "boundary"), "%q is not one of %s", *w.Boundary, strings.Join(Boundaries, ", "))
+		if w.Boundary != nil && !slices.Contains(spec.Boundaries, *w.Boundary) {
+			c.errorf(fieldName(f, "boundary"), "%q is not one of %s", *w.Boundary, strings.Join(spec.Boundaries, ", "))
 		}
 		if w.Message != nil {
 			c.errorf(fieldName(f, "message"), "messages are not part of the contract; leave it out")
