@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -166,12 +165,16 @@ func TestREADMEDocumentsFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []any{rawCase{}, rawStep{}, rawEntry{}, rawOutcome{}, rawErrorDetails{}, rawResult{}, rawMove{}} {
-		typ := reflect.TypeOf(v)
-		for f := range typ.Fields() {
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if !strings.Contains(string(readme), "`"+name+"`") {
-				t.Errorf("README.md does not document %s field %q", typ.Name(), name)
+	for _, table := range []struct {
+		name   string
+		fields []Field
+	}{
+		{"case", CaseFields}, {"step", StepFields}, {"entry", EntryFields}, {"outcome", OutcomeFields},
+		{"error", ErrorFields}, {"result", ResultFields}, {"move", MoveFields},
+	} {
+		for _, f := range table.fields {
+			if !strings.Contains(string(readme), "`"+f.Name+"`") {
+				t.Errorf("README.md does not document %s field %q", table.name, f.Name)
 			}
 		}
 	}
@@ -203,14 +206,6 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("loaded an incomplete case: %+v", c)
 		}
 	})
-}
-
-// TestCodesMatchSpec keeps Codes equal to the spec's error-code table.
-func TestCodesMatchSpec(t *testing.T) {
-	t.Parallel()
-	if d := cmp.Diff(spec.ErrorCodes(), Codes); d != "" {
-		t.Errorf("Codes differ from spec.ErrorCodes (-spec +cases):\n%s", d)
-	}
 }
 
 // TestCorpusSince keeps each case's since at or above the profile of every

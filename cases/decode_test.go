@@ -170,7 +170,7 @@ func TestParseForms(t *testing.T) {
 				if got := string(c.Retry.ExpectedFiles["a"].Data); got != "3" {
 					t.Errorf("retry tree %q", got)
 				}
-				if got := string(c.Reverse.ExpectedFiles["a"].Data); got != "3" || c.Reverse.Expect != Fail || *c.Reverse.Error.Phase != "target" {
+				if got := string(c.Reverse.ExpectedFiles["a"].Data); got != "3" || c.Reverse.Expect != Fail || (*c.Reverse.Error)["phase"] != "target" {
 					t.Errorf("reverse %+v tree %q", c.Reverse, got)
 				}
 			},

@@ -25,7 +25,9 @@ import (
 //
 // It derives nothing from cases it cannot read plainly: other protocols,
 // fail cases, extra arguments or -p other than 1. The expectations come from
-// the rules, never from running an implementation.
+// the rules, never from running an implementation. Each derived case is
+// written as a case file with Encode and loaded like any other, so it obeys
+// the loader's rules.
 func Derive(c *Case) []*Case {
 	if c.Protocol != Standard || c.Expect != Pass || len(c.Args) > 0 || (c.Strip != nil && *c.Strip != 1) {
 		return nil
@@ -36,18 +38,20 @@ func Derive(c *Case) []*Case {
 	}
 	var out []*Case
 	add := func(kind, what, code, req string, patch []byte, files Tree) {
-		out = append(out, &Case{
-			Name:         "derived/" + c.Name + "/" + kind,
-			Description:  "Derived from " + c.Name + ": " + what + ".",
-			Requirements: []string{req},
-			Since:        c.Since,
-			Level:        Core,
-			Protocol:     Standard,
-			Expect:       Fail,
-			ErrorCode:    code,
-			Patch:        patch,
-			Files:        files,
-		})
+		doc := Object{
+			{"description", "Derived from " + c.Name + ": " + what + "."},
+			{"requirements", []string{req}},
+			{"expect", string(Fail)},
+			{"error_code", code},
+			{"patch", ContentValue(patch, false)},
+			{"files", TreeValue(files)},
+		}
+		if c.Since != "" {
+			doc.Set("since", c.Since, FieldNames(CaseFields)...)
+		}
+		if d, err := decodeDerived("derived/"+c.Name+"/"+kind, doc); err == nil {
+			out = append(out, d)
+		}
 	}
 	if patch, ok := p.flipPayload(); ok {
 		add("hash", "one payload byte changed in every hunk", "hash_mismatch", "MATCH-017", patch, c.Files.Clone())
@@ -65,6 +69,15 @@ func Derive(c *Case) []*Case {
 		add("anchor", "the target anchor occurs twice", "target_ambiguous", "MATCH-009", c.Patch, files)
 	}
 	return out
+}
+
+// decodeDerived encodes a derived case's file and loads it.
+func decodeDerived(name string, doc Object) (*Case, error) {
+	data, err := Encode(doc)
+	if err != nil {
+		return nil, err
+	}
+	return Options{}.Parse(name, data)
 }
 
 // patchText is a patch as lines, with its hunks located.

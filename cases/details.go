@@ -2,85 +2,129 @@ package cases
 
 import (
 	"encoding/json"
+	"errors"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // This file checks the expected error details and success results.
 
-// rawErrorDetails is error as written.
-type rawErrorDetails struct {
-	Path             *string           `json:"path"`
-	Phase            *string           `json:"phase"`
-	Field            *string           `json:"field"`
-	Anchor           *string           `json:"anchor"`
-	Matches          *int              `json:"matches"`
-	MatchesTruncated *bool             `json:"matches_truncated"`
-	Ranges           []json.RawMessage `json:"ranges"`
-	LineRanges       []json.RawMessage `json:"line_ranges"`
-	SourceRange      json.RawMessage   `json:"source_range"`
-	TargetRange      json.RawMessage   `json:"target_range"`
-	PayloadSHA256    *string           `json:"payload_sha256"`
-	SuggestedAction  *string           `json:"suggested_action"`
-}
-
+// errorDetails reads an expected error object: the details of
+// spec.ErrorDetailFields, each of its kind, then the rules that tie them.
 func (c *checker) errorDetails(field string, raw json.RawMessage) *ErrorDetails {
-	var r rawErrorDetails
-	if err := strictUnmarshal(raw, &r); err != nil {
-		c.add(decodeError(field, err))
+	var members map[string]json.RawMessage
+	if firstByte(raw) != '{' || json.Unmarshal(raw, &members) != nil {
+		c.errorf(field, "got JSON %s, want an object", jsonKind(raw))
 		return nil
 	}
-	d := &ErrorDetails{
-		Path: r.Path, Phase: r.Phase, Field: r.Field, Anchor: r.Anchor,
-		Matches: r.Matches, MatchesTruncated: r.MatchesTruncated,
-		PayloadSHA256: r.PayloadSHA256, SuggestedAction: r.SuggestedAction,
-	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) == nil && len(members) == 0 {
+	if len(members) == 0 {
 		c.errorf(field, "empty; leave it out")
 		return nil
 	}
-	for name, s := range map[string]*string{"path": r.Path, "phase": r.Phase, "field": r.Field, "anchor": r.Anchor, "suggested_action": r.SuggestedAction} {
-		if s != nil && *s == "" {
-			c.errorf(fieldName(field, name), "empty string; an absent detail is not asserted, so leave it out")
+	d := ErrorDetails{}
+	var ranges, lineRanges []json.RawMessage
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		f, v := fieldName(field, name), members[name]
+		detail, ok := spec.LookupDetail(name)
+		if !ok {
+			c.add(childField(field, name), errors.New("unknown field"))
+			continue
+		}
+		switch detail.Kind {
+		case spec.String:
+			var s string
+			if firstByte(v) != '"' || json.Unmarshal(v, &s) != nil {
+				c.errorf(f, "got JSON %s, want a string", jsonKind(v))
+				continue
+			}
+			if s == "" {
+				c.errorf(f, "empty string; an absent detail is not asserted, so leave it out")
+			}
+			d[name] = s
+		case spec.Integer:
+			var n int
+			if json.Unmarshal(v, &n) != nil {
+				c.errorf(f, "got JSON %s, want an integer", jsonKind(v))
+				continue
+			}
+			if n < 0 {
+				c.errorf(f, "negative")
+			}
+			d[name] = float64(n)
+		case spec.Boolean:
+			var b bool
+			if json.Unmarshal(v, &b) != nil {
+				c.errorf(f, "got JSON %s, want true or false", jsonKind(v))
+				continue
+			}
+			d[name] = b
+		case spec.RangeKind:
+			if r := c.rangeValue(f, v, 0); r != nil {
+				d[name] = r.value()
+			}
+		case spec.RangeList:
+			var items []json.RawMessage
+			if firstByte(v) != '[' || json.Unmarshal(v, &items) != nil {
+				c.errorf(f, "got JSON %s, want a list", jsonKind(v))
+				continue
+			}
+			low := 0
+			if name == "line_ranges" {
+				low, lineRanges = 1, items
+			} else {
+				ranges = items
+			}
+			var list []any
+			for _, r := range c.ranges(f, items, low) {
+				list = append(list, r.value())
+			}
+			d[name] = list
 		}
 	}
-	if r.Phase != nil && *r.Phase != "" && !slices.Contains(Phases, *r.Phase) {
-		c.errorf(fieldName(field, "phase"), "%q is not one of %s", *r.Phase, strings.Join(Phases, ", "))
+	if p, ok := d["phase"].(string); ok && p != "" && !slices.Contains(spec.Phases, p) {
+		c.errorf(fieldName(field, "phase"), "%q is not one of %s", p, strings.Join(spec.Phases, ", "))
 	}
-	if r.PayloadSHA256 != nil && !sha256Hex.MatchString(*r.PayloadSHA256) {
+	if h, ok := d["payload_sha256"].(string); ok && !sha256Hex.MatchString(h) {
 		c.errorf(fieldName(field, "payload_sha256"), "not 64 lower-case hex digits")
 	}
-	if r.Matches != nil && *r.Matches < 0 {
-		c.errorf(fieldName(field, "matches"), "negative")
-	}
-	if r.MatchesTruncated != nil {
+	if _, ok := members["matches_truncated"]; ok {
 		c.errorf(fieldName(field, "matches_truncated"), "state the exact count in matches instead: a truncated lower bound is accepted for it (MatchError)")
 	}
-	d.Ranges = c.ranges(fieldName(field, "ranges"), r.Ranges, 0)
-	d.LineRanges = c.ranges(fieldName(field, "line_ranges"), r.LineRanges, 1)
-	listed := -1
-	if r.Matches != nil {
-		listed = min(*r.Matches, RangeLimit)
-	}
-	for _, l := range []struct {
-		name  string
-		items []json.RawMessage
-	}{{"ranges", r.Ranges}, {"line_ranges", r.LineRanges}} {
-		if l.items != nil && listed >= 0 && len(l.items) != listed {
-			c.errorf(fieldName(field, l.name), "%d items, but matches %d lists %d (decision D3)", len(l.items), *r.Matches, listed)
+	if m, ok := d["matches"].(float64); ok {
+		listed := min(int(m), spec.MaxReportedRanges)
+		for _, l := range []struct {
+			name  string
+			items []json.RawMessage
+		}{{"ranges", ranges}, {"line_ranges", lineRanges}} {
+			if l.items != nil && listed >= 0 && len(l.items) != listed {
+				c.errorf(fieldName(field, l.name), "%d items, but matches %d lists %d (decision D3)", len(l.items), int(m), listed)
+			}
 		}
 	}
-	if r.Ranges != nil && r.LineRanges != nil && len(r.Ranges) != len(r.LineRanges) {
-		c.errorf(fieldName(field, "line_ranges"), "%d items for %d ranges; they describe the same matches", len(r.LineRanges), len(r.Ranges))
+	if ranges != nil && lineRanges != nil && len(ranges) != len(lineRanges) {
+		c.errorf(fieldName(field, "line_ranges"), "%d items for %d ranges; they describe the same matches", len(lineRanges), len(ranges))
 	}
-	if r.SourceRange != nil {
-		d.SourceRange = c.rangeValue(fieldName(field, "source_range"), r.SourceRange, 0)
+	return &d
+}
+
+// jsonKind names the kind of a JSON value for a message.
+func jsonKind(raw json.RawMessage) string {
+	switch b := firstByte(raw); {
+	case b == '"':
+		return "string"
+	case b == '{':
+		return "object"
+	case b == '[':
+		return "array"
+	case b == 't' || b == 'f':
+		return "bool"
+	case b == 'n':
+		return "null"
 	}
-	if r.TargetRange != nil {
-		d.TargetRange = c.rangeValue(fieldName(field, "target_range"), r.TargetRange, 0)
-	}
-	return d
+	return "number"
 }
 
 func (c *checker) ranges(field string, items []json.RawMessage, low int) []Range {
@@ -90,8 +134,8 @@ func (c *checker) ranges(field string, items []json.RawMessage, low int) []Range
 	if len(items) == 0 {
 		c.errorf(field, "empty list; an absent detail is not asserted, so leave it out")
 	}
-	if len(items) > RangeLimit {
-		c.errorf(field, "%d items; an error lists at most %d (decision D3)", len(items), RangeLimit)
+	if len(items) > spec.MaxReportedRanges {
+		c.errorf(field, "%d items; an error lists at most %d (decision D3)", len(items), spec.MaxReportedRanges)
 	}
 	out := make([]Range, 0, len(items))
 	for i, raw := range items {
@@ -148,12 +192,6 @@ type rawWarning struct {
 	SuggestedAction *string `json:"suggested_action"`
 }
 
-// Warning codes and boundaries of 1.1.1's move results.
-var (
-	WarningCodes = []string{"adjacent_bytes"}
-	Boundaries   = []string{"target_before+payload", "payload+target_after"}
-)
-
 type rawMove struct {
 	ID            *string         `json:"id"`
 	Src           *string         `json:"src"`
@@ -189,8 +227,8 @@ func (c *checker) result(field string, raw json.RawMessage, strip *int) map[stri
 	if r.OK != nil && !*r.OK {
 		c.errorf(fieldName(field, "ok"), "a success result has ok true")
 	}
-	if r.Status != nil && !slices.Contains(Statuses, *r.Status) {
-		c.errorf(fieldName(field, "status"), "%q is not one of %s", *r.Status, strings.Join(Statuses, ", "))
+	if r.Status != nil && !slices.Contains(spec.Statuses, *r.Status) {
+		c.errorf(fieldName(field, "status"), "%q is not one of %s", *r.Status, strings.Join(spec.Statuses, ", "))
 	}
 	if r.Status != nil && r.Noop != nil && *r.Noop != (*r.Status != "applied") {
 		c.errorf(fieldName(field, "noop"), "%v contradicts status %q: noop is true exactly for noop and already_applied (decision D13)", *r.Noop, *r.Status)
@@ -221,11 +259,11 @@ func (c *checker) result(field string, raw json.RawMessage, strip *int) map[stri
 	}
 	for i, w := range r.Warnings {
 		f := fieldIndex(fieldName(field, "warnings"), i)
-		if w.Code == nil || !slices.Contains(WarningCodes, *w.Code) {
-			c.errorf(fieldName(f, "code"), "want one of %s", strings.Join(WarningCodes, ", "))
+		if w.Code == nil || !slices.Contains(spec.WarningCodes, *w.Code) {
+			c.errorf(fieldName(f, "code"), "want one of %s", strings.Join(spec.WarningCodes, ", "))
 		}
-		if w.Boundary != nil && !slices.Contains(Boundaries, *w.Boundary) {
-			c.errorf(fieldName(f, "boundary"), "%q is not one of %s", *w.Boundary, strings.Join(Boundaries, ", "))
+		if w.Boundary != nil && !slices.Contains(spec.Boundaries, *w.Boundary) {
+			c.errorf(fieldName(f, "boundary"), "%q is not one of %s", *w.Boundary, strings.Join(spec.Boundaries, ", "))
 		}
 		if w.Message != nil {
 			c.errorf(fieldName(f, "message"), "messages are not part of the contract; leave it out")

@@ -4,22 +4,14 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-)
 
-// RequiredDetails lists, by error code, the details the documentation says
-// an error of that code carries. Every other detail is optional (spec.md
-// types it with "?"): an expectation asserts its value only where an
-// implementation prints it.
-var RequiredDetails = map[string][]string{
-	"source_ambiguous":          {"matches", "ranges", "line_ranges"},
-	"target_ambiguous":          {"matches", "ranges", "line_ranges"},
-	"partial_applied_duplicate": {"source_range", "target_range", "payload_sha256", "suggested_action"},
-}
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
+)
 
 // MatchError compares a JSON error document got with the expected subset
 // want, as MatchSubset does, with two allowances the documentation makes:
 //
-//   - an optional detail (not in RequiredDetails for the code) that got
+//   - an optional detail (not in spec.RequiredDetails for the code) that got
 //     leaves out is not asserted;
 //   - want's matches is the exact number of occurrences; got may instead
 //     report matches_truncated with a lower bound, any count from 1 up to
@@ -37,7 +29,7 @@ func MatchError(want map[string]any, got []byte) (diff string) {
 	code, _ := we["code"].(string)
 	relaxed := maps.Clone(we)
 	for k := range we {
-		if _, present := ge[k]; !present && k != "code" && !slices.Contains(RequiredDetails[code], k) {
+		if _, present := ge[k]; !present && k != "code" && !slices.Contains(spec.RequiredDetails[code], k) {
 			delete(relaxed, k)
 		}
 	}

@@ -3,7 +3,6 @@ package cases
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,48 +12,32 @@ import (
 // README.md. Each rule adds a *CaseError naming the field at fault and goes
 // on, so an author sees every problem of a case at once.
 
-// rawCase is case.json as written. Pointers and raw messages tell absent
-// fields from empty ones; scanJSON has already refused null in all of them.
+// rawCase is case.json as written, its members in the order a case file
+// writes them; it is the description CaseFields reads (fields.go).
+// Pointers and raw messages tell absent fields from empty ones; scanJSON has
+// already refused null in all of them.
 type rawCase struct {
-	// Upstream's fields.
-	Expect         *string         `json:"expect"`
-	ErrorCode      *string         `json:"error_code"`
-	Patch          json.RawMessage `json:"patch"`
-	Files          json.RawMessage `json:"files"`
-	ExpectedFiles  json.RawMessage `json:"expected_files"`
-	ExpectedAbsent *[]string       `json:"expected_absent"`
-	WriteOrder     *[]string       `json:"write_order"`
+	Description    *string         `json:"description"`
+	Requirements   *[]string       `json:"requirements"`
+	Since          *string         `json:"since"`
+	Level          *string         `json:"level"`
 	Unprivileged   *bool           `json:"unprivileged"`
-
-	// Extensions.
-	Description   *string         `json:"description"`
-	Requirements  *[]string       `json:"requirements"`
-	Since         *string         `json:"since"`
-	Level         *string         `json:"level"`
-	Args          *[]string       `json:"args"`
-	Strip         *int            `json:"strip"`
-	Error         json.RawMessage `json:"error"`
-	Result        json.RawMessage `json:"result"`
-	Retry         json.RawMessage `json:"retry"`
-	Reverse       json.RawMessage `json:"reverse"`
-	Request       json.RawMessage `json:"request"`
-	ExpectedPatch json.RawMessage `json:"expected_patch"`
-	Steps         json.RawMessage `json:"steps"`
-}
-
-// hasExtension reports whether r uses a field upstream does not have.
-func (r *rawCase) hasExtension() bool {
-	return r.Description != nil || r.Requirements != nil || r.Since != nil || r.Level != nil ||
-		r.Args != nil || r.Strip != nil || r.Error != nil || r.Result != nil || r.Retry != nil ||
-		r.Reverse != nil || r.Request != nil || r.ExpectedPatch != nil || r.Steps != nil || r.WriteOrder != nil || r.Unprivileged != nil
-}
-
-// protocolFields lists the fields each protocol takes besides files and the
-// metadata (description, requirements, since, level).
-var protocolFields = map[Protocol][]string{
-	Standard: {"expect", "error_code", "error", "result", "patch", "expected_files", "expected_absent", "write_order", "args", "strip", "retry", "reverse"},
-	Planned:  {"expect", "error_code", "error", "result", "request", "expected_patch", "expected_files", "expected_absent", "args"},
-	Steps:    {"steps", "patch"},
+	Expect         *string         `json:"expect" case:"upstream protocols=standard,planned"`
+	ErrorCode      *string         `json:"error_code" case:"upstream protocols=standard,planned"`
+	Error          json.RawMessage `json:"error" case:"kind=object protocols=standard,planned"`
+	Args           *[]string       `json:"args" case:"protocols=standard,planned"`
+	Strip          *int            `json:"strip" case:"protocols=standard"`
+	Request        json.RawMessage `json:"request" case:"kind=object protocols=planned"`
+	Patch          json.RawMessage `json:"patch" case:"upstream kind=content protocols=standard,steps"`
+	Files          json.RawMessage `json:"files" case:"upstream kind=tree"`
+	ExpectedFiles  json.RawMessage `json:"expected_files" case:"upstream kind=tree protocols=standard,planned"`
+	ExpectedAbsent *[]string       `json:"expected_absent" case:"upstream protocols=standard,planned"`
+	ExpectedPatch  json.RawMessage `json:"expected_patch" case:"kind=content protocols=planned"`
+	Result         json.RawMessage `json:"result" case:"kind=object protocols=standard,planned"`
+	WriteOrder     *[]string       `json:"write_order" case:"protocols=standard"`
+	Retry          json.RawMessage `json:"retry" case:"kind=object protocols=standard"`
+	Reverse        json.RawMessage `json:"reverse" case:"kind=object protocols=standard"`
+	Steps          json.RawMessage `json:"steps" case:"kind=list protocols=steps"`
 }
 
 func (c *checker) build(r *rawCase) *Case {
@@ -63,13 +46,6 @@ func (c *checker) build(r *rawCase) *Case {
 
 	c.metadata(r, k)
 
-	present := map[string]bool{
-		"expect": r.Expect != nil, "error_code": r.ErrorCode != nil, "error": r.Error != nil,
-		"result": r.Result != nil, "patch": r.Patch != nil, "expected_files": r.ExpectedFiles != nil,
-		"expected_absent": r.ExpectedAbsent != nil, "args": r.Args != nil, "strip": r.Strip != nil,
-		"retry": r.Retry != nil, "reverse": r.Reverse != nil, "request": r.Request != nil,
-		"expected_patch": r.ExpectedPatch != nil, "steps": r.Steps != nil, "write_order": r.WriteOrder != nil,
-	}
 	switch {
 	case r.Steps != nil && r.Request != nil:
 		c.errorf("request", "a case has steps or a request, not both; give the request to a step as stdin or an input")
@@ -81,9 +57,11 @@ func (c *checker) build(r *rawCase) *Case {
 	default:
 		k.Protocol = Standard
 	}
-	for _, f := range slices.Sorted(maps.Keys(present)) {
-		if present[f] && !slices.Contains(protocolFields[k.Protocol], f) {
-			c.errorf(f, "not used by the %s protocol (%s)", k.Protocol, protocolHint[k.Protocol])
+	present := r.present()
+	slices.SortFunc(present, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+	for _, f := range present {
+		if !f.Takes(k.Protocol) {
+			c.errorf(f.Name, "not used by the %s protocol (%s)", k.Protocol, protocolHint[k.Protocol])
 		}
 	}
 	c.level(r, k)

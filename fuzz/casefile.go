@@ -2,13 +2,10 @@ package fuzz
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/fstree"
@@ -21,75 +18,28 @@ import (
 // apply of the planned patch, move) when the reference's outcomes fit that
 // protocol, else a step case that replays the commands as they ran.
 
-// ordered is a JSON object that keeps its members in insertion order, so
-// case files read like the hand-written ones.
-type ordered []member
+// caseOrder and the other orders are the member orders of a case file
+// (cases.CaseFields and its companions): members set with them land where a
+// hand-written case puts them.
+var (
+	caseOrder    = cases.FieldNames(cases.CaseFields)
+	outcomeOrder = cases.FieldNames(cases.OutcomeFields)
+	stepOrder    = cases.FieldNames(cases.StepFields)
+	errorOrder   = cases.FieldNames(cases.ErrorFields)
+	resultOrder  = cases.FieldNames(cases.ResultFields)
+	moveOrder    = cases.FieldNames(cases.MoveFields)
+)
 
-type member struct {
-	key string
-	val any
+// tree is a reference tree as a case-file tree.
+func tree(t reference.MapFiles) cases.Object {
+	ct := cases.Tree{}
+	for p, data := range t {
+		ct[p] = cases.Entry{Data: data}
+	}
+	return cases.TreeValue(ct)
 }
 
-func (o *ordered) set(k string, v any) { *o = append(*o, member{k, v}) }
-
-func (o ordered) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(m.key)
-		v, err := marshal(m.val)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// marshal encodes without HTML escaping, so "<" and "&" stay readable.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// content is bytes in the case format: a string when they are UTF-8, else
-// base64; patches as lines when they read well that way.
-func content(data []byte, asLines bool) any {
-	if !utf8.Valid(data) {
-		return map[string]string{"base64": base64.StdEncoding.EncodeToString(data)}
-	}
-	if asLines && len(data) > 0 && bytes.HasSuffix(data, []byte("\n")) && !bytes.Contains(data, []byte("\r")) {
-		ls := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-		return map[string][]string{"lines": ls}
-	}
-	return string(data)
-}
-
-func tree(t reference.MapFiles) ordered {
-	paths := make([]string, 0, len(t))
-	for p := range t {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	o := ordered{}
-	for _, p := range paths {
-		o.set(p, content(t[p], false))
-	}
-	return o
-}
-
-func treeOf(t fstree.Tree) ordered { return tree(t.Files) }
+func treeOf(t fstree.Tree) cases.Object { return tree(t.Files) }
 
 // errorDetails are the details of a reference error document: everything
 // but code and message; nil when there are none.
@@ -134,11 +84,13 @@ func result(doc map[string]any) map[string]any {
 	return out
 }
 
-func (o *ordered) expectFail(s *Step) {
-	o.set("expect", "fail")
-	o.set("error_code", s.Code())
+// expectFail sets the members of a failing expectation: expect, error_code
+// and the error details.
+func expectFail(o *cases.Object, s *Step, order []string) {
+	o.Set("expect", "fail", order...)
+	o.Set("error_code", s.Code(), order...)
 	if d := errorDetails(s.Doc); d != nil {
-		o.set("error", order(d, errorKeys...))
+		o.Set("error", cases.Order(d, errorOrder...), order...)
 	}
 }
 
@@ -147,12 +99,15 @@ func (o *ordered) expectFail(s *Step) {
 // step case must reach (the one where an implementation differed), or is
 // empty.
 func caseFile(sc *gen.Scenario, ref []Step, description, upTo string, meta *caseMeta) ([]byte, error) {
-	var c ordered
-	c.set("description", description)
-	if meta != nil {
-		c.set("requirements", meta.requirements)
-		c.set("since", meta.since)
+	head := func(description string) cases.Object {
+		c := cases.Object{{Key: "description", Value: description}}
+		if meta != nil {
+			c.Set("requirements", meta.requirements, caseOrder...)
+			c.Set("since", meta.since, caseOrder...)
+		}
+		return c
 	}
+	c := head(description)
 	ok := false
 	switch sc.Protocol {
 	case gen.ProtoRequest:
@@ -161,101 +116,27 @@ func caseFile(sc *gen.Scenario, ref []Step, description, upTo string, meta *case
 		ok = standardCase(&c, sc, ref)
 	}
 	if !ok {
-		c = c[:0]
-		c.set("description", description+" (as steps: the reference's outcomes do not fit the case's protocol)")
-		if meta != nil {
-			c.set("requirements", meta.requirements)
-			c.set("since", meta.since)
-		}
+		c = head(description + " (as steps: the reference's outcomes do not fit the case's protocol)")
 		stepsCase(&c, sc, ref, upTo)
 	}
-	data, err := marshal(c)
-	if err != nil {
-		return nil, err
-	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, data, "", "  "); err != nil {
-		return nil, err
-	}
-	pretty.WriteByte('\n')
-	return tidy(pretty.Bytes()), nil
+	return cases.Encode(c)
 }
-
-var (
-	rangeRE      = regexp.MustCompile(`\{\s*"(start|end)": (\d+),\s*"(start|end)": (\d+)\s*\}`)
-	rangeListRE  = regexp.MustCompile(`\[\s*(\{"start": \d+, "end": \d+\}(?:,\s*\{"start": \d+, "end": \d+\})*)\s*\]`)
-	shortListRE  = regexp.MustCompile(`\[\s*("(?:[^"\\\n]|\\.)*"(?:,\s*"(?:[^"\\\n]|\\.)*")*)\s*\]`)
-	listSpacesRE = regexp.MustCompile(`,\s+`)
-)
-
-// tidy puts ranges, lists of ranges and short lists of strings on one
-// line, as the hand-written cases do.
-func tidy(b []byte) []byte {
-	b = rangeRE.ReplaceAllFunc(b, func(m []byte) []byte {
-		s := rangeRE.FindSubmatch(m)
-		start, end := s[2], s[4]
-		if string(s[1]) == "end" {
-			start, end = s[4], s[2]
-		}
-		return []byte(`{"start": ` + string(start) + `, "end": ` + string(end) + `}`)
-	})
-	b = rangeListRE.ReplaceAllFunc(b, func(m []byte) []byte {
-		items := listSpacesRE.ReplaceAll(rangeListRE.FindSubmatch(m)[1], []byte(", "))
-		return append(append([]byte("["), items...), ']')
-	})
-	return shortListRE.ReplaceAllFunc(b, func(m []byte) []byte {
-		items := listSpacesRE.ReplaceAll(shortListRE.FindSubmatch(m)[1], []byte(", "))
-		if len(items) > 100 {
-			return m
-		}
-		return append(append([]byte("["), items...), ']')
-	})
-}
-
-// order lists a document's members in the order the spec gives them,
-// others after them by name.
-func order(m map[string]any, keys ...string) ordered {
-	var o ordered
-	for _, k := range keys {
-		if v, ok := m[k]; ok {
-			o.set(k, v)
-		}
-	}
-	rest := make([]string, 0, len(m))
-	for k := range m {
-		if !slices.Contains(keys, k) {
-			rest = append(rest, k)
-		}
-	}
-	slices.Sort(rest)
-	for _, k := range rest {
-		o.set(k, m[k])
-	}
-	return o
-}
-
-var (
-	errorKeys = []string{"code", "path", "phase", "field", "anchor", "matches", "matches_truncated", "ranges",
-		"line_ranges", "source_range", "target_range", "payload_sha256", "suggested_action"}
-	resultKeys = []string{"ok", "status", "changed", "affected", "written", "noop", "strip_components", "moves"}
-	moveKeys   = []string{"id", "src", "dst", "payload_sha256", "payload_bytes", "source_range", "target_range", "insert_index"}
-)
 
 // orderedResult is a success document with its members and its moves'
-// members in spec order.
-func orderedResult(m map[string]any) ordered {
-	o := order(m, resultKeys...)
+// members in the order of a case file.
+func orderedResult(m map[string]any) cases.Object {
+	o := cases.Order(m, resultOrder...)
 	for i, mem := range o {
-		if mv, ok := mem.val.([]any); ok && mem.key == "moves" {
+		if mv, ok := mem.Value.([]any); ok && mem.Key == "moves" {
 			var moves []any
 			for _, x := range mv {
 				if xm, ok := x.(map[string]any); ok {
-					moves = append(moves, order(xm, moveKeys...))
+					moves = append(moves, cases.Order(xm, moveOrder...))
 				} else {
 					moves = append(moves, x)
 				}
 			}
-			o[i].val = moves
+			o[i].Value = moves
 		}
 	}
 	return o
@@ -270,7 +151,7 @@ func find(steps []Step, name string) *Step {
 	return nil
 }
 
-func standardCase(c *ordered, sc *gen.Scenario, ref []Step) bool {
+func standardCase(c *cases.Object, sc *gen.Scenario, ref []Step) bool {
 	check, apply := find(ref, StepCheck), find(ref, StepApply)
 	if check == nil || apply == nil || check.Exit != apply.Exit || check.Shape != "" || apply.Shape != "" {
 		return false
@@ -279,17 +160,17 @@ func standardCase(c *ordered, sc *gen.Scenario, ref []Step) bool {
 		if check.Code() != apply.Code() || !jsonEqual(errorDetails(check.Doc), errorDetails(apply.Doc)) {
 			return false
 		}
-		c.expectFail(apply)
+		expectFail(c, apply, caseOrder)
 	} else {
-		c.set("expect", "pass")
+		c.Set("expect", "pass", caseOrder...)
 	}
-	c.set("patch", content(sc.Patch, true))
-	c.set("files", tree(sc.Files))
+	c.Set("patch", cases.ContentValue(sc.Patch, true), caseOrder...)
+	c.Set("files", tree(sc.Files), caseOrder...)
 	if len(sc.Args) > 0 {
-		c.set("args", sc.Args)
+		c.Set("args", sc.Args, caseOrder...)
 	}
 	if sc.StripFlag {
-		c.set("strip", sc.Strip)
+		c.Set("strip", sc.Strip, caseOrder...)
 	}
 	if apply.Exit == 1 {
 		return true
@@ -298,8 +179,8 @@ func standardCase(c *ordered, sc *gen.Scenario, ref []Step) bool {
 	if retry == nil || reverse == nil || !jsonEqual(without(result(check.Doc), "written"), without(result(apply.Doc), "written")) {
 		return false
 	}
-	c.set("expected_files", treeOf(apply.After))
-	c.set("result", orderedResult(result(apply.Doc)))
+	c.Set("expected_files", treeOf(apply.After), caseOrder...)
+	c.Set("result", orderedResult(result(apply.Doc)), caseOrder...)
 	for _, o := range []struct {
 		name string
 		s    *Step
@@ -307,20 +188,20 @@ func standardCase(c *ordered, sc *gen.Scenario, ref []Step) bool {
 		if o.s.Shape != "" {
 			return false
 		}
-		var out ordered
+		var out cases.Object
 		if o.s.Exit == 1 {
-			out.expectFail(o.s)
+			expectFail(&out, o.s, outcomeOrder)
 		} else {
-			out.set("expect", "pass")
-			out.set("result", orderedResult(result(o.s.Doc)))
-			out.set("expected_files", treeOf(o.s.After))
+			out.Set("expect", "pass", outcomeOrder...)
+			out.Set("result", orderedResult(result(o.s.Doc)), outcomeOrder...)
+			out.Set("expected_files", treeOf(o.s.After), outcomeOrder...)
 		}
-		c.set(o.name, out)
+		c.Set(o.name, out, caseOrder...)
 	}
 	return true
 }
 
-func plannerCase(c *ordered, sc *gen.Scenario, ref []Step) bool {
+func plannerCase(c *cases.Object, sc *gen.Scenario, ref []Step) bool {
 	var req map[string]any
 	if err := json.Unmarshal(sc.Request, &req); err != nil || !compact(sc.Request) {
 		return false // not one JSON object as written: a step case sends it as stdin
@@ -329,13 +210,13 @@ func plannerCase(c *ordered, sc *gen.Scenario, ref []Step) bool {
 	if plan == nil || move == nil || plan.Exit != move.Exit || plan.Shape != "" || move.Shape != "" {
 		return false
 	}
-	c.set("request", json.RawMessage(sc.Request))
+	c.Set("request", json.RawMessage(sc.Request), caseOrder...)
 	if plan.Exit == 1 {
 		if plan.Code() != move.Code() || !jsonEqual(errorDetails(plan.Doc), errorDetails(move.Doc)) {
 			return false
 		}
-		c.expectFail(move)
-		c.set("files", tree(sc.Files))
+		expectFail(c, move, caseOrder)
+		c.Set("files", tree(sc.Files), caseOrder...)
 		return true
 	}
 	planned := find(ref, StepPlanned)
@@ -343,10 +224,10 @@ func plannerCase(c *ordered, sc *gen.Scenario, ref []Step) bool {
 		!jsonEqual(without(result(plan.Doc), "written"), without(result(move.Doc), "written")) {
 		return false
 	}
-	c.set("expect", "pass")
-	c.set("files", tree(sc.Files))
-	c.set("expected_files", treeOf(move.After))
-	c.set("result", orderedResult(result(move.Doc)))
+	c.Set("expect", "pass", caseOrder...)
+	c.Set("files", tree(sc.Files), caseOrder...)
+	c.Set("expected_files", treeOf(move.After), caseOrder...)
+	c.Set("result", orderedResult(result(move.Doc)), caseOrder...)
 	return true
 }
 
@@ -364,7 +245,7 @@ func compact(req []byte) bool {
 // stepsCase replays the steps as a step case: each step's command line,
 // exit status, JSON and tree, up to the step upTo. A step case runs on one
 // tree, so move, which the protocol runs on a fresh tree, comes alone.
-func stepsCase(c *ordered, sc *gen.Scenario, ref []Step, upTo string) {
+func stepsCase(c *cases.Object, sc *gen.Scenario, ref []Step, upTo string) {
 	var steps []Step
 	for _, s := range ref {
 		if s.Skipped {
@@ -391,13 +272,13 @@ func stepsCase(c *ordered, sc *gen.Scenario, ref []Step, upTo string) {
 		}
 	}
 	if patch != nil {
-		c.set("patch", content(patch, true))
+		c.Set("patch", cases.ContentValue(patch, true), caseOrder...)
 	}
-	c.set("files", tree(sc.Files))
-	var out []ordered
+	c.Set("files", tree(sc.Files), caseOrder...)
+	var out []any
 	for _, s := range steps {
-		var o ordered
-		o.set("description", s.Name)
+		var o cases.Object
+		o.Set("description", s.Name, stepOrder...)
 		args := slices.Clone(s.Args)
 		for i, a := range args {
 			if a == cases.InputsPlaceholder+"/"+plannedFile {
@@ -407,11 +288,11 @@ func stepsCase(c *ordered, sc *gen.Scenario, ref []Step, upTo string) {
 		if patch == nil && slices.Contains(args, cases.PatchPlaceholder) {
 			continue
 		}
-		o.set("args", args)
+		o.Set("args", args, stepOrder...)
 		if len(s.Stdin) > 0 {
-			o.set("stdin", content(s.Stdin, false))
+			o.Set("stdin", cases.ContentValue(s.Stdin, false), stepOrder...)
 		}
-		o.set("exit", s.Exit)
+		o.Set("exit", s.Exit, stepOrder...)
 		if s.Doc != nil && s.Shape == "" {
 			doc := orderedResult(result(s.Doc))
 			if s.Exit == 1 {
@@ -420,18 +301,18 @@ func stepsCase(c *ordered, sc *gen.Scenario, ref []Step, upTo string) {
 					e = map[string]any{}
 				}
 				e["code"] = s.Code()
-				doc = ordered{{"ok", false}, {"error", order(e, errorKeys...)}}
+				doc = cases.Object{{Key: "ok", Value: false}, {Key: "error", Value: cases.Order(e, errorOrder...)}}
 			}
-			o.set("json", doc)
+			o.Set("json", doc, stepOrder...)
 		}
 		if fstree.Diff(s.Before, s.After) == "" {
-			o.set("unchanged", true)
+			o.Set("unchanged", true, stepOrder...)
 		} else {
-			o.set("files", treeOf(s.After))
+			o.Set("files", treeOf(s.After), stepOrder...)
 		}
 		out = append(out, o)
 	}
-	c.set("steps", out)
+	c.Set("steps", out, caseOrder...)
 }
 
 func without(m map[string]any, k string) map[string]any {

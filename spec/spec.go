@@ -8,8 +8,11 @@
 // upstream documents do not give, taken from what upstream's release does. requirements.json is generated from that markdown by
 // "go generate ./spec" and embedded here; a test fails when it is stale.
 //
-// Cases and implementations cite requirement IDs; tests elsewhere compare
-// ErrorCodes with the reference implementation's error codes.
+// The package is the one home of the spec's data: the error codes
+// (ErrorCodes, read from the markdown's table), the profiles and their
+// inheritance (ProfileTable), and the facts of the JSON output that other
+// packages check or print (ErrorDetailFields, Phases, Statuses, the limits;
+// output.go). Cases and implementations cite requirement IDs.
 package spec
 
 import (
@@ -35,12 +38,6 @@ type Requirement struct {
 	// does, or, rarely, a convention of this project.
 	Clarification bool `json:"clarification"`
 }
-
-// Profiles lists the spec profiles, oldest first. A profile includes the
-// requirements introduced in it and in every earlier profile. Each follows
-// the upstream documents of its version and is certified against one
-// upstream release: 1.0.0, 1.1.0 and 1.1.1.
-var Profiles = []string{"1.0", "1.1", "1.1.1"}
 
 type index struct {
 	Version      string        `json:"version"`
@@ -80,16 +77,11 @@ func Lookup(id string) (Requirement, bool) {
 	return r, ok
 }
 
-// InProfile reports whether r belongs to profile: "1.0" holds only the
-// requirements introduced in 1.0, "1.1" holds those of 1.0 and 1.1, and
-// "1.1.1" holds them all. It reports false for a profile or a Since value
-// that is not a known profile.
-func InProfile(r Requirement, profile string) bool {
-	profiles := load().Profiles
-	p := slices.Index(profiles, profile)
-	s := slices.Index(profiles, r.Since)
-	return p >= 0 && s >= 0 && s <= p
-}
+// InProfile reports whether r belongs to profile, following ProfileTable's
+// inheritance: "1.0" holds only the requirements introduced in 1.0, "1.1"
+// holds those of 1.0 and 1.1, and "1.1.1" holds them all. It reports false
+// for a profile or a Since value that is not a known profile.
+func InProfile(r Requirement, profile string) bool { return Includes(profile, r.Since) }
 
 // ErrorCodes lists the spec's error codes in spec order, as given by the
 // error-code table of the ERR area in the markdown. The slice is a copy the

@@ -15,18 +15,6 @@ import (
 
 const markdownFile = "blockpatch-1.1.md"
 
-// wantErrorCodes is the error-code list of blockpatch 1.1, in spec order.
-var wantErrorCodes = []string{
-	"parse_error", "invalid_path", "path_outside_cwd", "symlink_path",
-	"file_not_found", "not_regular_file", "permission_denied", "io_error",
-	"source_not_found", "source_ambiguous", "target_not_found", "target_ambiguous",
-	"destination_exists", "concurrent_modification", "partial_applied_duplicate",
-	"payload_mismatch", "hash_mismatch", "invalid_utf8", "target_overlaps_source",
-	"invalid_move_args", "invalid_json", "missing_move_args", "unknown_command",
-	"unknown_option", "invalid_option", "missing_option_value", "too_many_args",
-	"unexpected_error",
-}
-
 // decisionCount is the number of entries (D1..Dn) in the project's decision
 // log; each must be recorded by at least one clarification.
 const decisionCount = 29
@@ -37,7 +25,7 @@ func parseMarkdown(t *testing.T) *specmd.Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := specmd.Parse(src)
+	doc, err := specmd.Parse(src, Profiles)
 	if err != nil {
 		t.Fatalf("%s: %v", markdownFile, err)
 	}
@@ -218,13 +206,6 @@ func TestClarificationsNameARelease(t *testing.T) {
 	}
 }
 
-func TestErrorCodes(t *testing.T) {
-	t.Parallel()
-	if got := ErrorCodes(); !slices.Equal(got, wantErrorCodes) {
-		t.Errorf("ErrorCodes() = %q\nwant %q", got, wantErrorCodes)
-	}
-}
-
 func TestErrorCodesAreCited(t *testing.T) {
 	t.Parallel()
 	// Every code but the catch-all must be named by some requirement, so
@@ -341,8 +322,9 @@ func TestAccessorsReturnCopies(t *testing.T) {
 		t.Error("modifying the result of Requirements changed the index")
 	}
 	codes := ErrorCodes()
+	first := codes[0]
 	codes[0] = "changed"
-	if ErrorCodes()[0] != wantErrorCodes[0] {
+	if ErrorCodes()[0] != first {
 		t.Error("modifying the result of ErrorCodes changed the index")
 	}
 }

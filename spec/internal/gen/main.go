@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec/internal/specmd"
 )
 
@@ -27,7 +28,7 @@ func run(in, out string) error {
 	if err != nil {
 		return err
 	}
-	doc, err := specmd.Parse(src)
+	doc, err := specmd.Parse(src, spec.Profiles)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}

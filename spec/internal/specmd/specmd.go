@@ -18,12 +18,6 @@ import (
 	"strings"
 )
 
-// Profiles lists the spec profiles, oldest first. A requirement belongs to
-// its own profile and to every later one. A profile is named by the version
-// of the upstream documents it follows: "1.0" (the 1.0.0 README), "1.1"
-// (the 1.1.0 documents) and "1.1.1" (the 1.1.1 documents).
-var Profiles = []string{"1.0", "1.1", "1.1.1"}
-
 // Areas lists the requirement areas in the order the markdown gives them.
 var Areas = []string{"FMT", "PATH", "MATCH", "SHAPE", "IDEM", "REV", "WRITE", "PLAN", "CLI", "OUT", "ERR"}
 
@@ -69,9 +63,14 @@ var (
 	codeRowRE   = regexp.MustCompile("^\\| `([a-z0-9_]+)` \\| (\\S.*\\S) \\|$")
 )
 
-// Parse reads the requirement markdown.
-func Parse(src []byte) (*Document, error) {
-	doc := &Document{Profiles: slices.Clone(Profiles)}
+// Parse reads the requirement markdown. profiles lists the spec's
+// profiles, oldest first (spec.Profiles): a requirement's since must be one
+// of them, and the title names the last.
+func Parse(src []byte, profiles []string) (*Document, error) {
+	if len(profiles) == 0 {
+		return nil, fmt.Errorf("no profiles")
+	}
+	doc := &Document{Profiles: slices.Clone(profiles)}
 	var (
 		area     string
 		inCodes  bool
@@ -123,7 +122,7 @@ func Parse(src []byte) (*Document, error) {
 			continue
 		}
 		if candidateRE.MatchString(line) {
-			r, err := parseRequirement(line, area)
+			r, err := parseRequirement(line, area, profiles)
 			if err != nil {
 				return nil, fail("%v", err)
 			}
@@ -153,8 +152,8 @@ func Parse(src []byte) (*Document, error) {
 	if doc.Version == "" {
 		return nil, fmt.Errorf("no title line")
 	}
-	if doc.Version != Profiles[len(Profiles)-1] {
-		return nil, fmt.Errorf("title version %s is not the newest profile %s", doc.Version, Profiles[len(Profiles)-1])
+	if newest := profiles[len(profiles)-1]; doc.Version != newest {
+		return nil, fmt.Errorf("title version %s is not the newest profile %s", doc.Version, newest)
 	}
 	for _, a := range Areas {
 		if !seenArea[a] {
@@ -167,7 +166,7 @@ func Parse(src []byte) (*Document, error) {
 	return doc, nil
 }
 
-func parseRequirement(line, area string) (Requirement, error) {
+func parseRequirement(line, area string, profiles []string) (Requirement, error) {
 	m := reqRE.FindStringSubmatch(line)
 	if m == nil {
 		return Requirement{}, fmt.Errorf("malformed requirement line; want %q", "- **AREA-NNN** [since] (clarification Dn, observed X.Y.Z) Statement")
@@ -189,10 +188,10 @@ func parseRequirement(line, area string) (Requirement, error) {
 	if r.Area != area {
 		return Requirement{}, fmt.Errorf("%s is in the %s section", r.ID, area)
 	}
-	if !slices.Contains(Profiles, r.Since) {
+	if !slices.Contains(profiles, r.Since) {
 		return Requirement{}, fmt.Errorf("%s: unknown profile %q", r.ID, r.Since)
 	}
-	if r.Observed != "" && !releaseOfProfile(r.Observed) {
+	if r.Observed != "" && !releaseOfProfile(r.Observed, profiles) {
 		return Requirement{}, fmt.Errorf("%s: observed release %s belongs to no profile", r.ID, r.Observed)
 	}
 	if strings.HasPrefix(strings.ToLower(r.Statement), "(clar") || strings.HasPrefix(r.Statement, "(D") {
@@ -204,12 +203,12 @@ func parseRequirement(line, area string) (Requirement, error) {
 // releaseOfProfile reports whether release (such as "1.1.0") is a release
 // of a profile: the profile of its own name ("1.1.1") or of its major and
 // minor version ("1.1").
-func releaseOfProfile(release string) bool {
-	if slices.Contains(Profiles, release) {
+func releaseOfProfile(release string, profiles []string) bool {
+	if slices.Contains(profiles, release) {
 		return true
 	}
 	i := strings.LastIndexByte(release, '.')
-	return i > 0 && slices.Contains(Profiles, release[:i])
+	return i > 0 && slices.Contains(profiles, release[:i])
 }
 
 // Encode renders the document as the requirements.json index: a fixed key
