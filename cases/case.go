@@ -5,8 +5,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // Expect is the expected outcome of a case or of one command of its protocol.
@@ -42,10 +40,6 @@ var Levels = []Level{Core, Planner, CLI}
 func (l Level) Includes(m Level) bool {
 	return slices.Index(Levels, l) >= slices.Index(Levels, m) && slices.Contains(Levels, m)
 }
-
-// Versions lists the blockpatch versions a case can name in since, oldest
-// first.
-var Versions = spec.Profiles
 
 // DefaultSince is the version assumed when a case does not name one:
 // upstream's conformance cases already shipped with 1.0.0.
@@ -85,7 +79,7 @@ type Case struct {
 	Description  string
 	Requirements []string
 	// Since is the oldest blockpatch version the case holds for, one of
-	// Versions; DefaultSince when the case does not say.
+	// spec.Profiles; DefaultSince when the case does not say.
 	Since string
 	// Level is the stated level, or the one that follows from Protocol.
 	Level    Level

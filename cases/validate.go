@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // This file turns a decoded case.json into a Case and enforces the rules of
@@ -132,8 +134,8 @@ func (c *checker) metadata(r *rawCase, k *Case) {
 	k.Since = DefaultSince
 	switch {
 	case r.Since != nil:
-		if !slices.Contains(Versions, *r.Since) {
-			c.errorf("since", "%q is not one of %s", *r.Since, strings.Join(Versions, ", "))
+		if !slices.Contains(spec.Profiles, *r.Since) {
+			c.errorf("since", "%q is not one of %s", *r.Since, strings.Join(spec.Profiles, ", "))
 		}
 		k.Since = *r.Since
 	case c.opts.RequireMetadata:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // This file runs one case in its box and turns what went wrong into a
@@ -24,7 +25,7 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 	if r.Rerun != nil {
 		res.Rerun = r.Rerun(c.Name, seed)
 	}
-	if !profileIncludes(r.Profile, c.Since) {
+	if !spec.Includes(r.Profile, c.Since) {
 		res.Verdict, res.Reason = OutOfProfile, fmt.Sprintf("the case holds from profile %s; certifying %s", c.Since, r.Profile)
 		return res
 	}

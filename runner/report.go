@@ -176,7 +176,7 @@ func (r *Runner) certificate(all, selected []loaded, hash string, f Features, se
 	for _, a := range slices.Sorted(maps.Keys(areas)) {
 		c.Areas = append(c.Areas, *areas[a])
 	}
-	for _, v := range cases.Versions {
+	for _, v := range spec.Profiles {
 		if row := profiles[v]; row != nil {
 			c.Profiles = append(c.Profiles, *row)
 		}

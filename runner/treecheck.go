@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // This file compares trees: the work tree after a command against the
@@ -114,7 +115,7 @@ func modeProblems(want, before, got cases.Tree, profile string) []string {
 			}
 			continue
 		}
-		if profileIncludes(profile, "1.1") && g.Mode != cases.DefaultFileMode {
+		if r, _ := spec.Lookup("WRITE-010"); spec.Includes(profile, r.Since) && g.Mode != cases.DefaultFileMode {
 			out = append(out, fmt.Sprintf("%q: created with mode %04o, want %04o (WRITE-010)", p, g.Mode, cases.DefaultFileMode))
 		}
 	}
@@ -182,8 +183,4 @@ func quoteAll(ps []string) []string {
 		out[i] = fmt.Sprintf("%q", p)
 	}
 	return out
-}
-
-func profileIncludes(profile, version string) bool {
-	return slices.Index(cases.Versions, version) <= slices.Index(cases.Versions, profile)
 }
