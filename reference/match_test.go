@@ -118,24 +118,47 @@ func TestLineRanges(t *testing.T) {
 }
 
 // BenchmarkFindAdversarial measures the matcher on inputs that make naive
-// overlapping search quadratic: a long run of one byte searched for a
-// needle that almost matches everywhere, or matches everywhere. Compare the
-// ns/op across sizes: time must grow linearly with the input.
+// search quadratic: a run of one byte searched for a needle that almost
+// matches everywhere or matches everywhere; a short period whose first byte
+// recurs every 17 bytes, searched for 64 KiB of the same period that fails on
+// its last byte (near misses too sparse for a fallback that judges by how
+// far the first byte skips); long identical lines searched for three of them
+// with the last byte changed; and an envelope whose start occurs on every
+// line and whose end only at the end of the file. Compare ns/op across
+// sizes: time must grow linearly with the input (MB/s flat).
 func BenchmarkFindAdversarial(b *testing.B) {
+	period := []byte("abbbbbbbbbbbbbbb\n")
+	line := append(bytes.Repeat([]byte("x"), 8<<10), '\n')
 	for _, size := range []int{1 << 20, 4 << 20, 16 << 20} {
-		data := bytes.Repeat([]byte("a"), size)
-		needles := map[string][]byte{
-			"near-miss-1k":  append(bytes.Repeat([]byte("a"), 1000), 'b'),
-			"near-miss-40":  append(bytes.Repeat([]byte("a"), 40), 'b'),
-			"all-match-64k": bytes.Repeat([]byte("a"), 64<<10),
+		runs := bytes.Repeat([]byte("a"), size)
+		periodic := bytes.Repeat(period, size/len(period))
+		lines := bytes.Repeat(line, size/len(line))
+		nearLines := bytes.Repeat(line, 3)
+		nearLines[len(nearLines)-2] = 'y'
+		cases := []struct {
+			name         string
+			data, needle []byte
+		}{
+			{"near-miss-1k", runs, append(bytes.Repeat([]byte("a"), 1000), 'b')},
+			{"near-miss-40", runs, append(bytes.Repeat([]byte("a"), 40), 'b')},
+			{"all-match-64k", runs, bytes.Repeat([]byte("a"), 64<<10)},
+			{"periodic-near-miss-64k", periodic, append(bytes.Repeat(period, 64<<10/len(period)), 'X')},
+			{"long-lines-near-miss", lines, nearLines},
 		}
-		for name, needle := range needles {
-			b.Run(name+"/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
-				b.SetBytes(int64(size))
+		for _, c := range cases {
+			b.Run(c.name+"/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
+				b.SetBytes(int64(len(c.data)))
 				for b.Loop() {
-					Find(data, needle)
+					Find(c.data, c.needle)
 				}
 			})
 		}
+		b.Run("envelope-end-at-eof/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
+			data := append(bytes.Clone(lines), "END"...)
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				envelopes(data, []byte("x\n"), []byte("END"))
+			}
+		})
 	}
 }
