@@ -507,14 +507,20 @@ func sourceAbsent(data []byte, s *Hunk, path string) error {
 }
 
 // envelopes pairs each occurrence of before with the first occurrence of
-// after that starts at or after its end.
+// after that starts at or after its end. The occurrences of after are
+// found in one pass: the one found for an earlier occurrence of before
+// serves every later one that ends at or before it.
 func envelopes(data, before, after []byte) Matches {
 	var m Matches
-	last := bytes.LastIndex(data, after)
+	a := -1 // the first occurrence of after at or after the latest end
 	scan(data, before, func(b int) bool {
 		end := b + len(before)
-		if end > last {
-			return false
+		if a < end {
+			i := index(data[end:], after)
+			if i < 0 {
+				return false
+			}
+			a = end + i
 		}
 		if m.Count == MatchCountLimit {
 			m.Truncated = true
@@ -522,7 +528,6 @@ func envelopes(data, before, after []byte) Matches {
 		}
 		m.Count++
 		if len(m.Ranges) < MaxReportedRanges {
-			a := end + bytes.Index(data[end:], after)
 			m.Ranges = append(m.Ranges, Range{b, a + len(after)})
 		}
 		return true
