@@ -111,8 +111,10 @@ type planner struct {
 	tree MapFiles
 
 	payload []byte
-	want    MapFiles // the tree after the move
-	status  Status   // empty: applied or noop, from want
+	// want is the tree after the move, each file as slices that mostly
+	// share the bytes read, so a plan costs little more than its files.
+	want   map[string][][]byte
+	status Status // empty: applied or noop, from want
 
 	source, target *Range // payload in src; target_range in dst
 	insertAt       *int   // insert_index in dst
@@ -224,16 +226,16 @@ func (p *planner) relocate() error {
 			Message: "the target anchor overlaps the payload in " + dst}
 	}
 	p.source, p.target, p.insertAt = &sel, &anchor, &ip
-	p.want = p.tree.copy()
+	p.want = p.tree.segments()
 	if !same {
-		p.want[src] = concat(ds[:ps], ds[pe:])
-		p.want[dst] = concat(dt[:ip], p.payload, dt[ip:])
+		p.want[src] = [][]byte{ds[:ps], ds[pe:]}
+		p.want[dst] = [][]byte{dt[:ip], p.payload, dt[ip:]}
 		return nil
 	}
 	if ip <= ps {
-		p.want[src] = concat(ds[:ip], p.payload, ds[ip:ps], ds[pe:])
+		p.want[src] = [][]byte{ds[:ip], p.payload, ds[ip:ps], ds[pe:]}
 	} else {
-		p.want[src] = concat(ds[:ps], ds[pe:ip], p.payload, ds[ip:])
+		p.want[src] = [][]byte{ds[:ps], ds[pe:ip], p.payload, ds[ip:]}
 	}
 	return nil
 }
@@ -250,8 +252,8 @@ func (p *planner) delete() error {
 	}
 	p.payload = ds[sel.Start:sel.End]
 	p.source = &sel
-	p.want = p.tree.copy()
-	p.want[src] = concat(ds[:sel.Start], ds[sel.End:])
+	p.want = p.tree.segments()
+	p.want[src] = [][]byte{ds[:sel.Start], ds[sel.End:]}
 	return nil
 }
 
@@ -265,7 +267,7 @@ func (p *planner) insert() error {
 	if err := p.checkHash(); err != nil {
 		return err
 	}
-	p.want = p.tree.copy()
+	p.want = p.tree.segments()
 	if m := Find(dt, concat(p.tb(), p.payload, p.ta())); m.Unique() {
 		ip := m.Ranges[0].Start + len(p.tb())
 		p.target, p.insertAt, p.status = &m.Ranges[0], &ip, StatusAlreadyApplied
@@ -276,7 +278,7 @@ func (p *planner) insert() error {
 		return err
 	}
 	p.target, p.insertAt = &anchor, &ip
-	p.want[dst] = concat(dt[:ip], p.payload, dt[ip:])
+	p.want[dst] = [][]byte{dt[:ip], p.payload, dt[ip:]}
 	return nil
 }
 
@@ -293,13 +295,13 @@ func (p *planner) create() error {
 	p.insertAt = &zero
 	switch {
 	case errors.Is(err, &Error{Code: FileNotFound}):
-		p.want = p.tree.copy()
-		p.want[dst] = p.payload
+		p.want = p.tree.segments()
+		p.want[dst] = [][]byte{p.payload}
 		p.target = &Range{}
 	case err != nil:
 		return err
 	case bytes.Equal(data, p.payload):
-		p.want, p.status = p.tree.copy(), StatusAlreadyApplied
+		p.want, p.status = p.tree.segments(), StatusAlreadyApplied
 		p.target = &Range{0, len(data)}
 	default:
 		return &Error{Code: DestinationExists, Phase: "target", Path: dst, Anchor: "blockpatch-target",
@@ -316,7 +318,7 @@ func (p *planner) remove() error {
 	}
 	p.payload = data
 	p.source = &Range{0, len(data)}
-	p.want = p.tree.copy()
+	p.want = p.tree.segments()
 	delete(p.want, src)
 	return nil
 }
@@ -344,8 +346,8 @@ func (p *planner) result() *Plan {
 		switch {
 		case !has && had:
 			out.Changes = append(out.Changes, Change{Path: path, Remove: true})
-		case has && (!had || !bytes.Equal(old, now)):
-			out.Changes = append(out.Changes, Change{Path: path, Data: [][]byte{now}, Create: !had})
+		case has && (!had || !sameBytes(now, [][]byte{old})):
+			out.Changes = append(out.Changes, Change{Path: path, Data: now, Create: !had})
 		}
 	}
 	for _, path := range r.Affected {
@@ -572,7 +574,7 @@ func (p *planner) selfCheck(text []byte, want *Plan) error {
 	switch {
 	case got.Result.Status != status:
 		why = "status " + string(got.Result.Status) + ", want " + string(status)
-	case !p.tree.Apply(got).equal(p.tree.Apply(want)):
+	case !p.tree.sameOutcome(got, want):
 		why = "the patch gives other bytes than the move"
 	}
 	if why != "" {
@@ -582,25 +584,44 @@ func (p *planner) selfCheck(text []byte, want *Plan) error {
 	return nil
 }
 
-func (m MapFiles) copy() MapFiles {
-	out := make(MapFiles, len(m))
+// segments returns the tree with each file as one slice.
+func (m MapFiles) segments() map[string][][]byte {
+	out := make(map[string][][]byte, len(m))
 	for k, v := range m {
-		out[k] = v
+		out[k] = [][]byte{v}
 	}
 	return out
 }
 
-func (m MapFiles) equal(o MapFiles) bool {
-	if len(m) != len(o) {
-		return false
+// sameOutcome reports whether two plans leave the tree with the same files
+// holding the same bytes, without building either tree.
+func (m MapFiles) sameOutcome(a, b *Plan) bool {
+	paths := map[string]bool{}
+	for _, p := range []*Plan{a, b} {
+		for _, c := range p.Changes {
+			paths[c.Path] = true
+		}
 	}
-	for k, v := range m {
-		w, ok := o[k]
-		if !ok || !bytes.Equal(v, w) {
+	for path := range paths {
+		da, oka := m.after(a, path)
+		db, okb := m.after(b, path)
+		if oka != okb || !sameBytes(da, db) {
 			return false
 		}
 	}
 	return true
+}
+
+// after returns the bytes at path once p is applied, and whether it exists.
+func (m MapFiles) after(p *Plan, path string) ([][]byte, bool) {
+	data, ok := m[path]
+	out := [][]byte{data}
+	for _, c := range p.Changes {
+		if c.Path == path {
+			out, ok = c.Data, !c.Remove
+		}
+	}
+	return out, ok
 }
 
 func sha256Hex(data []byte) string {
