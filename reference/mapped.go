@@ -2,7 +2,9 @@ package reference
 
 import (
 	"hash/crc32"
+	"io"
 	"io/fs"
+	"os"
 	"runtime/debug"
 )
 
@@ -55,6 +57,7 @@ func (w *Workspace) Close() error {
 			if err := unmap(snap.data); err != nil && first == nil {
 				first = err
 			}
+			snap.file.Close()
 			delete(w.seen, path)
 		}
 	}
@@ -70,4 +73,41 @@ func (s snapshot) holds(full string, info fs.FileInfo) bool {
 	}
 	sum, ok := checksumOf(s.data)
 	return s.summed && sameChangeTime(info, s.info) && ok && sum == s.sum
+}
+
+// writeSegment writes d, a slice of a new file's content, to f. A stretch
+// of a mapped file is copied from the file itself, by the system where it
+// can (copy_file_range, as cp does), without passing through this process;
+// a file that shrank since is concurrent_modification.
+func (w *Workspace) writeSegment(f *os.File, d []byte) error {
+	for path, snap := range w.seen {
+		off, ok := snap.offsetOf(d)
+		if !ok {
+			continue
+		}
+		if _, err := snap.file.Seek(int64(off), io.SeekStart); err != nil {
+			return err
+		}
+		n, err := io.Copy(f, &io.LimitedReader{R: snap.file, N: int64(len(d))})
+		if err == nil && n != int64(len(d)) {
+			err = &Error{Code: ConcurrentModification, Phase: "io", Path: path,
+				Message: path + " shrank while it was being copied"}
+		}
+		return err
+	}
+	_, err := f.Write(d)
+	return err
+}
+
+// offsetOf returns where d starts in a mapped file, when d is a non-empty
+// slice of its mapping.
+func (s snapshot) offsetOf(d []byte) (int, bool) {
+	if !s.mapped || len(d) == 0 {
+		return 0, false
+	}
+	// A slice of data keeps the end of data's capacity: its offset is the
+	// capacity it lost, if the byte there is d's first.
+	off := cap(s.data) - cap(d)
+	ok := off >= 0 && off+len(d) <= len(s.data) && &s.data[off] == &d[0]
+	return off, ok
 }

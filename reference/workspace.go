@@ -42,6 +42,7 @@ type snapshot struct {
 	// is the checksum of its bytes when read (not in a ReadOnly Workspace).
 	mapped, summed bool
 	sum            uint32
+	file           *os.File // the file mapped, open until Close
 }
 
 // NewWorkspace opens root as the directory operations are confined to. As
@@ -97,17 +98,21 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 // readRegular reads a file that Lstat showed to be regular, and returns the
 // stat of the opened file so the two belong to the same inode. A large file
 // is mapped, with the checksum of its bytes when sum is set.
-func readRegular(full string, sum bool) (snapshot, error) {
+func readRegular(full string, sum bool) (snap snapshot, err error) {
 	f, err := os.Open(full)
 	if err != nil {
 		return snapshot{}, err
 	}
-	defer f.Close()
+	defer func() {
+		if !snap.mapped {
+			f.Close()
+		}
+	}()
 	info, err := f.Stat()
 	if err != nil {
 		return snapshot{}, err
 	}
-	snap := snapshot{info: info}
+	snap = snapshot{info: info, file: f}
 	if snap.data, err = mapFile(f, info.Size()); err != nil {
 		return snapshot{}, err
 	}
@@ -120,6 +125,7 @@ func readRegular(full string, sum bool) (snapshot, error) {
 		}
 		if n, _ := f.ReadAt(make([]byte, 1), info.Size()); n != 0 || !ok { // grew or shrank
 			unmap(snap.data)
+			snap.mapped = false
 			return snapshot{}, changed
 		}
 		return snap, nil
@@ -255,7 +261,7 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 			if snap, ok := w.seen[c.Path]; ok && !snap.absent {
 				mode = snap.info.Mode().Perm()
 			}
-			if s.temp, err = stage(full, c.Data, mode); err != nil {
+			if s.temp, err = stage(full, c.Data, mode, w.writeSegment); err != nil {
 				if errors.Is(err, syscall.EFAULT) { // a mapped input shrank
 					return &Error{Code: ConcurrentModification, Phase: "io", Path: c.Path, Err: err,
 						Message: "an input of " + c.Path + " shrank while it was being written"}
@@ -339,15 +345,15 @@ func (w *Workspace) makeParents(path, full string) ([]string, error) {
 }
 
 // stage writes data to a new temp file in full's directory with the given
-// mode and returns its name.
-func stage(full string, data [][]byte, mode fs.FileMode) (string, error) {
+// mode, each slice by write, and returns its name.
+func stage(full string, data [][]byte, mode fs.FileMode, write func(*os.File, []byte) error) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(full), "."+filepath.Base(full)+".blockpatch-*")
 	if err != nil {
 		return "", err
 	}
 	name := f.Name()
 	for _, d := range data {
-		if _, err = f.Write(d); err != nil {
+		if err = write(f, d); err != nil {
 			break
 		}
 	}
