@@ -41,7 +41,7 @@ type snapshot struct {
 	// mapped says data maps the file (see mapThreshold); summed says sum
 	// is the checksum of its bytes when read (not in a ReadOnly Workspace).
 	mapped, summed bool
-	sum            uint32
+	sum            uint64
 	file           *os.File // the file mapped, open until Close
 }
 
