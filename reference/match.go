@@ -83,6 +83,35 @@ func scan(data, needle []byte, yield func(start int) bool) {
 	}
 }
 
+// envelopes pairs each occurrence of before with the first occurrence of
+// after that starts at or after its end. The occurrences of after are
+// found in one pass: the one found for an earlier occurrence of before
+// serves every later one that ends at or before it.
+func envelopes(data, before, after []byte) Matches {
+	var m Matches
+	a := -1 // the first occurrence of after at or after the latest end
+	scan(data, before, func(b int) bool {
+		end := b + len(before)
+		if a < end {
+			i := index(data[end:], after)
+			if i < 0 {
+				return false
+			}
+			a = end + i
+		}
+		if m.Count == MatchCountLimit {
+			m.Truncated = true
+			return false
+		}
+		m.Count++
+		if len(m.Ranges) < MaxReportedRanges {
+			m.Ranges = append(m.Ranges, Range{b, a + len(after)})
+		}
+		return true
+	})
+	return m
+}
+
 // LineRanges converts byte ranges of data, in ascending order of Start, to
 // 1-based inclusive line ranges: the lines holding the first and the last
 // byte of each range. An empty range covers the line its offset is on.
