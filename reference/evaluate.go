@@ -5,48 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"strconv"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
-
-// Files gives the planner the current bytes of operation paths.
-type Files interface {
-	// ReadFile returns the bytes at an operation path. An absent path is an
-	// *Error with code file_not_found; other failures carry their own code.
-	ReadFile(path string) ([]byte, error)
-}
-
-// MapFiles is an in-memory tree for the pure core: a missing key is a
-// missing file.
-type MapFiles map[string][]byte
-
-// ReadFile implements Files. Paths are checked as on disk.
-func (m MapFiles) ReadFile(path string) ([]byte, error) {
-	if err := checkTreePath(path); err != nil {
-		return nil, err
-	}
-	if b, ok := m[path]; ok {
-		return b, nil
-	}
-	return nil, &Error{Code: FileNotFound, Phase: "path", Path: path, Message: "file not found: " + path}
-}
-
-// Apply returns a copy of the tree with the plan's changes made.
-func (m MapFiles) Apply(p *Plan) MapFiles {
-	out := make(MapFiles, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	for _, c := range p.Changes {
-		if c.Remove {
-			delete(out, c.Path)
-		} else {
-			out[c.Path] = c.Bytes()
-		}
-	}
-	return out
-}
 
 // Options are the knobs of check and apply.
 type Options struct {
@@ -329,23 +290,6 @@ func (e *evaluation) partialWrite(dt []byte) {
 	}
 }
 
-// partialDuplicate is the error of a cross-file move found half done: the
-// payload at source in src and, already, at target in dst.
-func partialDuplicate(src, dst string, source, target Range, sum string) *Error {
-	return &Error{Code: PartialAppliedDuplicate, Phase: "target", Path: dst,
-		Message:     "the payload is still in " + src + " and " + dst + " already holds it at the target; review, then remove the source",
-		SourceRange: &source, TargetRange: &target,
-		PayloadSHA256: sum, SuggestedAction: "review_then_remove_source"}
-}
-
-// targetOverlaps is the error of a same-file target anchor that overlaps
-// the payload it would receive.
-func targetOverlaps(path string, source, anchor Range) *Error {
-	return &Error{Code: TargetOverlapsSource, Phase: "target", Path: path,
-		SourceRange: &source, TargetRange: &anchor,
-		Message: "the target anchor overlaps the source payload in " + path}
-}
-
 // setInsert records the insertion offset in the destination before the
 // move, and the anchor around it.
 func (e *evaluation) setInsert(ip int) {
@@ -474,100 +418,4 @@ func (e *evaluation) remove() error {
 	e.move().SourceRange = &Range{0, len(data)}
 	e.plan.Changes = []Change{{Path: e.m.Src, Remove: true}}
 	return nil
-}
-
-// sourceNotFound is the error of a source that is not in path.
-func sourceNotFound(path string) *Error {
-	return &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: anchorSource, NoMatches: true,
-		Message: "source block not found in " + path}
-}
-
-// sourceAbsent explains why the exact source text is missing: a unique
-// envelope between the two context anchors holding other bytes is
-// payload_mismatch, several are source_ambiguous (ranges give the bytes
-// between the anchors), none source_not_found.
-func sourceAbsent(data []byte, s *Hunk, path string) error {
-	if len(s.Before) == 0 || len(s.After) == 0 {
-		return sourceNotFound(path)
-	}
-	env := envelopes(data, s.Before, s.After)
-	switch {
-	case env.Count == 0:
-		return sourceNotFound(path)
-	case env.Unique():
-		return &Error{Code: PayloadMismatch, Phase: "payload", Path: path, Anchor: anchorSource,
-			Message: "the bytes between the source anchors in " + path + " differ from the payload"}
-	}
-	for i, r := range env.Ranges {
-		env.Ranges[i] = Range{r.Start + len(s.Before), r.End - len(s.After)}
-	}
-	e := withAnchor(ambiguous(SourceAmbiguous, "source", path, data, env), anchorSource)
-	e.Message = "the source anchors are ambiguous in " + path + ": " + strconvCount(env) + " matches"
-	return e
-}
-
-// envelopes pairs each occurrence of before with the first occurrence of
-// after that starts at or after its end.
-func envelopes(data, before, after []byte) Matches {
-	var m Matches
-	last := bytes.LastIndex(data, after)
-	scan(data, before, func(b int) bool {
-		end := b + len(before)
-		if end > last {
-			return false
-		}
-		if m.Count == MatchCountLimit {
-			m.Truncated = true
-			return false
-		}
-		m.Count++
-		if len(m.Ranges) < MaxReportedRanges {
-			a := end + bytes.Index(data[end:], after)
-			m.Ranges = append(m.Ranges, Range{b, a + len(after)})
-		}
-		return true
-	})
-	return m
-}
-
-func ambiguous(code Code, phase, path string, data []byte, m Matches) *Error {
-	what := "source block"
-	if code == TargetAmbiguous {
-		what = "target anchor"
-	}
-	count := strconvCount(m)
-	return &Error{Code: code, Phase: phase, Path: path, Matches: m.Count, MatchesTruncated: m.Truncated,
-		Ranges: m.Ranges, LineRanges: LineRanges(data, m.Ranges),
-		Message: what + " is ambiguous in " + path + ": " + count + " matches"}
-}
-
-func strconvCount(m Matches) string {
-	s := strconv.Itoa(m.Count)
-	if m.Truncated {
-		s = "at least " + s
-	}
-	return s
-}
-
-// equalSegments reports whether the concatenation of segs equals b.
-func equalSegments(segs [][]byte, b []byte) bool {
-	for _, s := range segs {
-		if len(s) > len(b) || !bytes.Equal(s, b[:len(s)]) {
-			return false
-		}
-		b = b[len(s):]
-	}
-	return len(b) == 0
-}
-
-func concat(parts ...[]byte) []byte {
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	out := make([]byte, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
 }

@@ -1,7 +1,9 @@
 package reference
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -302,5 +304,40 @@ func TestIdempotenceRules(t *testing.T) {
 				t.Errorf("status %s, want %s", plan.Result.Status, tt.status)
 			}
 		})
+	}
+}
+
+// TestSameBytes cuts two strings into random slices, some of them sharing
+// memory, and compares sameBytes with comparing the joined strings.
+func TestSameBytes(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	cut := func(data []byte) [][]byte {
+		var out [][]byte
+		for len(data) > 0 {
+			n := rng.IntN(len(data) + 1)
+			out = append(out, data[:n])
+			data = data[n:]
+		}
+		return out
+	}
+	for i := 0; i < 5000; i++ {
+		base := []byte("ab\nab\nba")[:rng.IntN(9)]
+		other := base
+		switch rng.IntN(3) {
+		case 0: // a copy: equal bytes, other memory
+			other = bytes.Clone(base)
+		case 1: // a copy with one byte changed, or a prefix
+			other = bytes.Clone(base)
+			if len(other) > 0 && rng.IntN(2) == 0 {
+				other[rng.IntN(len(other))] ^= 1
+			} else {
+				other = other[:rng.IntN(len(other)+1)]
+			}
+		}
+		want := bytes.Equal(base, other)
+		if got := sameBytes(cut(base), cut(other)); got != want {
+			t.Fatalf("sameBytes of %q and %q = %v, want %v", base, other, got, want)
+		}
 	}
 }

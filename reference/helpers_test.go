@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -44,3 +45,24 @@ func wantCode(t *testing.T, err error, code Code) {
 }
 
 func lines(s ...string) string { return strings.Join(s, "\n") + "\n" }
+
+func (m MapFiles) copy() MapFiles {
+	out := make(MapFiles, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func (m MapFiles) equal(o MapFiles) bool {
+	if len(m) != len(o) {
+		return false
+	}
+	for k, v := range m {
+		w, ok := o[k]
+		if !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -29,9 +29,9 @@ type Matches struct {
 func (m Matches) Unique() bool { return m.Count == 1 && !m.Truncated }
 
 // Find counts the occurrences of needle in data. It runs in time linear in
-// len(data)+len(needle) whatever the input: the common case uses the
-// runtime's vectorised search, and once a second hit shows the needle is
-// ambiguous the rest of the count uses Knuth-Morris-Pratt.
+// len(data)+len(needle) whatever the input: it stops counting at
+// MatchCountLimit, and each occurrence is found by index, which is linear
+// in the bytes it passes plus the needle's length.
 func Find(data, needle []byte) Matches {
 	var m Matches
 	scan(data, needle, func(start int) bool {
@@ -74,51 +74,42 @@ func scan(data, needle []byte, yield func(start int) bool) {
 			from += i + len(needle)
 		}
 	}
-	// Fast path: a unique needle costs two vectorised searches.
-	from := 0
-	for hits := 0; hits < 2; hits++ {
-		i := bytes.Index(data[from:], needle)
-		if i < 0 {
-			return
-		}
-		if !yield(from + i) {
+	for from := 0; from <= len(data); {
+		i := index(data[from:], needle)
+		if i < 0 || !yield(from+i) {
 			return
 		}
 		from += i + 1
 	}
-	kmpScan(data, needle, from, yield)
 }
 
-// kmpScan reports the occurrences of needle starting at or after from.
-func kmpScan(data, needle []byte, from int, yield func(start int) bool) {
-	if from+len(needle) > len(data) {
-		return
-	}
-	fail := make([]int32, len(needle))
-	for i, k := 1, int32(0); i < len(needle); i++ {
-		for k > 0 && needle[i] != needle[k] {
-			k = fail[k-1]
-		}
-		if needle[i] == needle[k] {
-			k++
-		}
-		fail[i] = k
-	}
-	k := int32(0)
-	for i := from; i < len(data); i++ {
-		for k > 0 && data[i] != needle[k] {
-			k = fail[k-1]
-		}
-		if data[i] == needle[k] {
-			k++
-		}
-		if int(k) == len(needle) {
-			if !yield(i + 1 - len(needle)) {
-				return
+// envelopes pairs each occurrence of before with the first occurrence of
+// after that starts at or after its end. The occurrences of after are
+// found in one pass: the one found for an earlier occurrence of before
+// serves every later one that ends at or before it.
+func envelopes(data, before, after []byte) Matches {
+	var m Matches
+	a := -1 // the first occurrence of after at or after the latest end
+	scan(data, before, func(b int) bool {
+		end := b + len(before)
+		if a < end {
+			i := index(data[end:], after)
+			if i < 0 {
+				return false
 			}
-			k = fail[k-1]
+			a = end + i
 		}
-	}
+		if m.Count == MatchCountLimit {
+			m.Truncated = true
+			return false
+		}
+		m.Count++
+		if len(m.Ranges) < MaxReportedRanges {
+			m.Ranges = append(m.Ranges, Range{b, a + len(after)})
+		}
+		return true
+	})
+	return m
 }
 
 // LineRanges converts byte ranges of data, in ascending order of Start, to

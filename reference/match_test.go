@@ -89,6 +89,93 @@ func TestFindAgreesWithOracle(t *testing.T) {
 	}
 }
 
+// TestIndexAgreesWithOracle compares index with the runtime's search on
+// periodic inputs with near misses, for needles on both sides of the
+// 64-byte comparison head, so every path of index runs: skipping, the
+// head comparison, failed full comparisons, and both fallbacks.
+func TestIndexAgreesWithOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 3000; i++ {
+		unit := make([]byte, 1+rng.IntN(20))
+		for j := range unit {
+			unit[j] = "ab\nx"[rng.IntN(4)]
+		}
+		data := bytes.Repeat(unit, rng.IntN(4000/len(unit)+1))
+		needle := bytes.Repeat(unit, 1+rng.IntN(200/len(unit)+1))
+		for range rng.IntN(3) { // near misses: change a byte of each
+			if len(data) > 0 {
+				data[rng.IntN(len(data))] = "abxy"[rng.IntN(4)]
+			}
+			needle[rng.IntN(len(needle))] = "abxy"[rng.IntN(4)]
+		}
+		if rng.IntN(4) == 0 && len(data) > 0 { // a needle cut from data
+			a := rng.IntN(len(data))
+			needle = data[a : a+rng.IntN(len(data)-a+1)]
+		}
+		if got, want := index(data, needle), bytes.Index(data, needle); got != want {
+			t.Fatalf("index(%q, %q) = %d, want %d", data, needle, got, want)
+		}
+	}
+}
+
+// TestEnvelopesAgreeWithOracle compares envelopes with pairing each start
+// occurrence with the first end occurrence after it, done naively.
+func TestEnvelopesAgreeWithOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	gen := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ab\n"[rng.IntN(3)]
+		}
+		return b
+	}
+	for i := 0; i < 20000; i++ {
+		data, before, after := gen(rng.IntN(200)), gen(1+rng.IntN(3)), gen(rng.IntN(3))
+		var want Matches
+		for b := 0; b+len(before) <= len(data); b++ {
+			if !bytes.Equal(data[b:b+len(before)], before) {
+				continue
+			}
+			end := b + len(before)
+			a := bytes.Index(data[end:], after)
+			if a < 0 {
+				break
+			}
+			if want.Count == MatchCountLimit {
+				want.Truncated = true
+				break
+			}
+			want.Count++
+			if len(want.Ranges) < MaxReportedRanges {
+				want.Ranges = append(want.Ranges, Range{b, end + a + len(after)})
+			}
+		}
+		if diff := cmp.Diff(want, envelopes(data, before, after)); diff != "" {
+			t.Fatalf("envelopes(%q, %q, %q) (-want +got):\n%s", data, before, after, diff)
+		}
+	}
+}
+
+// TestByteRankListsEachByteOnce: a byte listed twice takes its later
+// rank and leaves its earlier one unused, a gap in the ranks.
+func TestByteRankListsEachByteOnce(t *testing.T) {
+	t.Parallel()
+	used := map[uint8]bool{}
+	top := uint8(0)
+	for c := range 256 {
+		if r := byteRank[c]; r != 255 {
+			used[r], top = true, max(top, r)
+		}
+	}
+	for r := range top {
+		if !used[r] {
+			t.Errorf("rank %d is unused: a byte is listed twice", r)
+		}
+	}
+}
+
 func TestLineRanges(t *testing.T) {
 	t.Parallel()
 	data := []byte("one\ntwo\nthree\nfour")
@@ -118,24 +205,47 @@ func TestLineRanges(t *testing.T) {
 }
 
 // BenchmarkFindAdversarial measures the matcher on inputs that make naive
-// overlapping search quadratic: a long run of one byte searched for a
-// needle that almost matches everywhere, or matches everywhere. Compare the
-// ns/op across sizes: time must grow linearly with the input.
+// search quadratic: a run of one byte searched for a needle that almost
+// matches everywhere or matches everywhere; a short period whose first byte
+// recurs every 17 bytes, searched for 64 KiB of the same period that fails on
+// its last byte (near misses too sparse for a fallback that judges by how
+// far the first byte skips); long identical lines searched for three of them
+// with the last byte changed; and an envelope whose start occurs on every
+// line and whose end only at the end of the file. Compare ns/op across
+// sizes: time must grow linearly with the input (MB/s flat).
 func BenchmarkFindAdversarial(b *testing.B) {
+	period := []byte("abbbbbbbbbbbbbbb\n")
+	line := append(bytes.Repeat([]byte("x"), 8<<10), '\n')
 	for _, size := range []int{1 << 20, 4 << 20, 16 << 20} {
-		data := bytes.Repeat([]byte("a"), size)
-		needles := map[string][]byte{
-			"near-miss-1k":  append(bytes.Repeat([]byte("a"), 1000), 'b'),
-			"near-miss-40":  append(bytes.Repeat([]byte("a"), 40), 'b'),
-			"all-match-64k": bytes.Repeat([]byte("a"), 64<<10),
+		runs := bytes.Repeat([]byte("a"), size)
+		periodic := bytes.Repeat(period, size/len(period))
+		lines := bytes.Repeat(line, size/len(line))
+		nearLines := bytes.Repeat(line, 3)
+		nearLines[len(nearLines)-2] = 'y'
+		cases := []struct {
+			name         string
+			data, needle []byte
+		}{
+			{"near-miss-1k", runs, append(bytes.Repeat([]byte("a"), 1000), 'b')},
+			{"near-miss-40", runs, append(bytes.Repeat([]byte("a"), 40), 'b')},
+			{"all-match-64k", runs, bytes.Repeat([]byte("a"), 64<<10)},
+			{"periodic-near-miss-64k", periodic, append(bytes.Repeat(period, 64<<10/len(period)), 'b')},
+			{"long-lines-near-miss", lines, nearLines},
 		}
-		for name, needle := range needles {
-			b.Run(name+"/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
-				b.SetBytes(int64(size))
+		for _, c := range cases {
+			b.Run(c.name+"/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
+				b.SetBytes(int64(len(c.data)))
 				for b.Loop() {
-					Find(data, needle)
+					Find(c.data, c.needle)
 				}
 			})
 		}
+		b.Run("envelope-end-at-eof/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
+			data := append(bytes.Clone(lines), "END"...)
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				envelopes(data, []byte("x\n"), []byte("END"))
+			}
+		})
 	}
 }

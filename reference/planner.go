@@ -111,8 +111,10 @@ type planner struct {
 	tree MapFiles
 
 	payload []byte
-	want    MapFiles // the tree after the move
-	status  Status   // empty: applied or noop, from want
+	// want is the tree after the move, each file as slices that mostly
+	// share the bytes read, so a plan costs little more than its files.
+	want   map[string][][]byte
+	status Status // empty: applied or noop, from want
 
 	source, target *Range // payload in src; target_range in dst
 	insertAt       *int   // insert_index in dst
@@ -224,16 +226,16 @@ func (p *planner) relocate() error {
 			Message: "the target anchor overlaps the payload in " + dst}
 	}
 	p.source, p.target, p.insertAt = &sel, &anchor, &ip
-	p.want = p.tree.copy()
+	p.want = p.tree.segments()
 	if !same {
-		p.want[src] = concat(ds[:ps], ds[pe:])
-		p.want[dst] = concat(dt[:ip], p.payload, dt[ip:])
+		p.want[src] = [][]byte{ds[:ps], ds[pe:]}
+		p.want[dst] = [][]byte{dt[:ip], p.payload, dt[ip:]}
 		return nil
 	}
 	if ip <= ps {
-		p.want[src] = concat(ds[:ip], p.payload, ds[ip:ps], ds[pe:])
+		p.want[src] = [][]byte{ds[:ip], p.payload, ds[ip:ps], ds[pe:]}
 	} else {
-		p.want[src] = concat(ds[:ps], ds[pe:ip], p.payload, ds[ip:])
+		p.want[src] = [][]byte{ds[:ps], ds[pe:ip], p.payload, ds[ip:]}
 	}
 	return nil
 }
@@ -250,8 +252,8 @@ func (p *planner) delete() error {
 	}
 	p.payload = ds[sel.Start:sel.End]
 	p.source = &sel
-	p.want = p.tree.copy()
-	p.want[src] = concat(ds[:sel.Start], ds[sel.End:])
+	p.want = p.tree.segments()
+	p.want[src] = [][]byte{ds[:sel.Start], ds[sel.End:]}
 	return nil
 }
 
@@ -265,7 +267,7 @@ func (p *planner) insert() error {
 	if err := p.checkHash(); err != nil {
 		return err
 	}
-	p.want = p.tree.copy()
+	p.want = p.tree.segments()
 	if m := Find(dt, concat(p.tb(), p.payload, p.ta())); m.Unique() {
 		ip := m.Ranges[0].Start + len(p.tb())
 		p.target, p.insertAt, p.status = &m.Ranges[0], &ip, StatusAlreadyApplied
@@ -276,7 +278,7 @@ func (p *planner) insert() error {
 		return err
 	}
 	p.target, p.insertAt = &anchor, &ip
-	p.want[dst] = concat(dt[:ip], p.payload, dt[ip:])
+	p.want[dst] = [][]byte{dt[:ip], p.payload, dt[ip:]}
 	return nil
 }
 
@@ -293,13 +295,13 @@ func (p *planner) create() error {
 	p.insertAt = &zero
 	switch {
 	case errors.Is(err, &Error{Code: FileNotFound}):
-		p.want = p.tree.copy()
-		p.want[dst] = p.payload
+		p.want = p.tree.segments()
+		p.want[dst] = [][]byte{p.payload}
 		p.target = &Range{}
 	case err != nil:
 		return err
 	case bytes.Equal(data, p.payload):
-		p.want, p.status = p.tree.copy(), StatusAlreadyApplied
+		p.want, p.status = p.tree.segments(), StatusAlreadyApplied
 		p.target = &Range{0, len(data)}
 	default:
 		return &Error{Code: DestinationExists, Phase: "target", Path: dst, Anchor: "blockpatch-target",
@@ -316,7 +318,7 @@ func (p *planner) remove() error {
 	}
 	p.payload = data
 	p.source = &Range{0, len(data)}
-	p.want = p.tree.copy()
+	p.want = p.tree.segments()
 	delete(p.want, src)
 	return nil
 }
@@ -344,8 +346,8 @@ func (p *planner) result() *Plan {
 		switch {
 		case !has && had:
 			out.Changes = append(out.Changes, Change{Path: path, Remove: true})
-		case has && (!had || !bytes.Equal(old, now)):
-			out.Changes = append(out.Changes, Change{Path: path, Data: [][]byte{now}, Create: !had})
+		case has && (!had || !sameBytes(now, [][]byte{old})):
+			out.Changes = append(out.Changes, Change{Path: path, Data: now, Create: !had})
 		}
 	}
 	for _, path := range r.Affected {
@@ -393,171 +395,6 @@ func (p *planner) warnings() []Warning {
 	return out
 }
 
-// The context rules, as upstream renders them.
-//
-// The source hunk shows one line on each side of the payload: before it,
-// the line ending just before the payload, or only the part of the
-// payload's first line before it when the payload starts mid-line; after
-// it, the line starting just after the payload, or only the rest of the
-// payload's last line. At a file edge that side is empty, and so is the
-// side before an offset of 1 in a file that has a newline anywhere (an
-// upstream quirk, kept so patches match byte for byte).
-//
-// The target hunk shows exactly the matched target_before and
-// target_after; a side with no anchor text shows one line there in the
-// same way as the source hunk (the line before the insertion point, or the
-// start of the line it splits; the line after it, or the rest of the line
-// it splits).
-//
-// In a same-file move the target context never reaches into the payload:
-// a side that would is cut at the payload's edge. Upstream instead refuses
-// such a plan with target_overlaps_source although move accepts it; plan
-// is documented as move --diff, so the reference plans what move does.
-
-// render builds both hunks and the patch text.
-func (p *planner) render() ([]byte, error) {
-	src, dst := p.sh.src, p.sh.dst
-	same := src == dst
-	ds, dt := p.tree[src], p.tree[dst]
-	// Whole-file hunks start at line 1 on the file's side, or 0 when the
-	// payload is empty; the /dev/null side is 0,0.
-	whole := min(len(p.payload), 1)
-	switch p.sh.kind {
-	case ShapeCreate:
-		p.targetHunk = newHunk(RoleTarget, 0, whole, nil, p.payload, nil)
-	case ShapeRemove:
-		p.sourceHunk = newHunk(RoleSource, whole, 0, nil, p.payload, nil)
-	case ShapeDelete:
-		p.sourceHunk = p.renderSource(ds)
-	case ShapeInsert:
-		if p.status == StatusAlreadyApplied {
-			// Render the hunk that would have made this file, against the
-			// file without the payload.
-			ip := *p.insertAt
-			dt = concat(dt[:ip], dt[ip+len(p.payload):])
-			anchor := Range{p.target.Start, p.target.End - len(p.payload)}
-			p.targetHunk = p.renderTarget(dt, anchor, ip, nil)
-		} else {
-			p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt, nil)
-		}
-	default:
-		var sel *Range
-		if same {
-			sel = p.source
-		}
-		p.sourceHunk = p.renderSource(ds)
-		p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt, sel)
-		// In one file, a hunk whose first byte comes after the other's
-		// change is numbered after it.
-		if same {
-			lines := bodyLines(p.payload)
-			if *p.insertAt <= p.sourceStart {
-				p.sourceHunk.NewStart += lines
-			}
-			if p.source.End <= p.targetStart {
-				p.targetHunk.NewStart -= lines
-			}
-		}
-	}
-	for _, h := range []*Hunk{p.sourceHunk, p.targetHunk} {
-		if h == nil {
-			continue
-		}
-		for _, part := range [][]byte{h.Before, h.Payload, h.After} {
-			if !utf8.Valid(part) {
-				return nil, errNotUTF8()
-			}
-		}
-	}
-	m := &Move{ID: MoveID, PayloadSHA256: sha256Hex(p.payload), Shape: p.sh.kind,
-		Src: src, Dst: dst, Source: p.sourceHunk, Target: p.targetHunk}
-	switch m.Shape {
-	case ShapeInsert:
-		m.Src = m.Dst
-	case ShapeDelete:
-		m.Dst = m.Src
-	}
-	return Format(m.Patch()), nil
-}
-
-// Hunk numbers follow upstream: the old start is the line of the hunk's
-// first byte in the file before the move, and the new start is the same
-// plus or minus the payload's body lines when, in a same-file move, the
-// other hunk's change comes before that byte. A side with no lines keeps
-// its start.
-
-// renderSource builds the source hunk for the payload at p.source in data.
-func (p *planner) renderSource(data []byte) *Hunk {
-	ps, pe := p.source.Start, p.source.End
-	x, y := lineBefore(data, ps), pe
-	if pe < len(data) {
-		y = lineEnd(data, pe)
-	}
-	old := lineOf(data, x)
-	p.sourceStart = x
-	return newHunk(RoleSource, old, old, data[x:ps], p.payload, data[pe:y])
-}
-
-// renderTarget builds the target hunk for an insertion at ip in data whose
-// matched anchor is anchor; sel is the payload's place in data for a
-// same-file move (nil otherwise).
-func (p *planner) renderTarget(data []byte, anchor Range, ip int, sel *Range) *Hunk {
-	x, y := anchor.Start, anchor.End
-	if x == ip {
-		x = lineBefore(data, ip)
-	}
-	if y == ip && ip < len(data) {
-		y = lineEnd(data, ip)
-	}
-	if sel != nil {
-		if ip <= sel.Start {
-			y = min(y, sel.Start)
-		} else {
-			x = max(x, sel.End)
-		}
-	}
-	old := lineOf(data, x)
-	p.targetStart = x
-	return newHunk(RoleTarget, old, old, data[x:ip], p.payload, data[ip:y])
-}
-
-func errNotUTF8() error {
-	return &Error{Code: InvalidUTF8, Phase: "render", Anchor: "move --diff",
-		Message: "the patch would have to show bytes that are not valid UTF-8"}
-}
-
-// lineBefore is where the context before offset i starts: the start of
-// the line ending at i, or of the line i splits. Like upstream, it shows
-// nothing for i == 1 in a file that holds a newline.
-func lineBefore(data []byte, i int) int {
-	if i == 1 && bytes.IndexByte(data, '\n') >= 0 {
-		return i
-	}
-	if i == 0 {
-		return 0
-	}
-	return lineStart(data, i-1)
-}
-
-// lineOf is the 1-based number of the line holding data[i].
-func lineOf(data []byte, i int) int {
-	return 1 + bytes.Count(data[:i], newline)
-}
-
-// lineStart returns the start of the line holding data[i].
-func lineStart(data []byte, i int) int {
-	return bytes.LastIndexByte(data[:i], '\n') + 1
-}
-
-// lineEnd returns the end of the line holding data[i], just past its
-// "\n", or len(data).
-func lineEnd(data []byte, i int) int {
-	if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
-		return i + j + 1
-	}
-	return len(data)
-}
-
 // selfCheck evaluates the rendered patch as check would, against the bytes
 // the plan was made from, and compares its outcome with the plan's. A
 // refusal is returned as check gives it; another outcome is
@@ -572,7 +409,7 @@ func (p *planner) selfCheck(text []byte, want *Plan) error {
 	switch {
 	case got.Result.Status != status:
 		why = "status " + string(got.Result.Status) + ", want " + string(status)
-	case !p.tree.Apply(got).equal(p.tree.Apply(want)):
+	case !p.tree.sameOutcome(got, want):
 		why = "the patch gives other bytes than the move"
 	}
 	if why != "" {
@@ -580,27 +417,6 @@ func (p *planner) selfCheck(text []byte, want *Plan) error {
 			Message: "internal error: the rendered patch failed its self-check: " + why}
 	}
 	return nil
-}
-
-func (m MapFiles) copy() MapFiles {
-	out := make(MapFiles, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func (m MapFiles) equal(o MapFiles) bool {
-	if len(m) != len(o) {
-		return false
-	}
-	for k, v := range m {
-		w, ok := o[k]
-		if !ok || !bytes.Equal(v, w) {
-			return false
-		}
-	}
-	return true
 }
 
 func sha256Hex(data []byte) string {

@@ -27,6 +27,10 @@ type Workspace struct {
 	// BeforeVerify, when set, runs after every file is staged and before the
 	// inputs are re-checked. Tests use it to inject concurrent changes.
 	BeforeVerify func()
+	// ReadOnly says Commit will not be called (check, plan, dry runs):
+	// mapped files are then read without the checksum that Commit's
+	// re-check compares, and a Commit finds them changed.
+	ReadOnly bool
 }
 
 // snapshot is what ReadFile saw at a path.
@@ -34,6 +38,11 @@ type snapshot struct {
 	absent bool
 	data   []byte
 	info   fs.FileInfo
+	// mapped says data maps the file (see mapThreshold); summed says sum
+	// is the checksum of its bytes when read (not in a ReadOnly Workspace).
+	mapped, summed bool
+	sum            uint64
+	file           *os.File // the file mapped, open until Close
 }
 
 // NewWorkspace opens root as the directory operations are confined to. As
@@ -78,34 +87,57 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	data, info, err := readRegular(full)
+	snap, err := readRegular(full, !w.ReadOnly)
 	if err != nil {
 		return nil, fsError(err, path, "io")
 	}
-	w.seen[path] = snapshot{data: data, info: info}
-	return normalise(data), nil
+	w.seen[path] = snap
+	return normalise(snap.data), nil
 }
 
 // readRegular reads a file that Lstat showed to be regular, and returns the
-// stat of the opened file so the two belong to the same inode.
-func readRegular(full string) ([]byte, fs.FileInfo, error) {
+// stat of the opened file so the two belong to the same inode. A large file
+// is mapped, with the checksum of its bytes when sum is set.
+func readRegular(full string, sum bool) (snap snapshot, err error) {
 	f, err := os.Open(full)
 	if err != nil {
-		return nil, nil, err
+		return snapshot{}, err
 	}
-	defer f.Close()
+	defer func() {
+		if !snap.mapped {
+			f.Close()
+		}
+	}()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return snapshot{}, err
 	}
-	data := make([]byte, info.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, nil, err
+	snap = snapshot{info: info, file: f}
+	if snap.data, err = mapFile(f, info.Size()); err != nil {
+		return snapshot{}, err
+	}
+	changed := &Error{Code: ConcurrentModification, Phase: "io", Message: full + " changed while being read"}
+	if snap.mapped = snap.data != nil; snap.mapped {
+		ok := true
+		if sum {
+			snap.sum, ok = checksumOf(snap.data)
+			snap.summed = ok
+		}
+		if n, _ := f.ReadAt(make([]byte, 1), info.Size()); n != 0 || !ok { // grew or shrank
+			unmap(snap.data)
+			snap.mapped = false
+			return snapshot{}, changed
+		}
+		return snap, nil
+	}
+	snap.data = make([]byte, info.Size())
+	if _, err := io.ReadFull(f, snap.data); err != nil {
+		return snapshot{}, err
 	}
 	if n, _ := f.Read(make([]byte, 1)); n != 0 { // grew while reading
-		return nil, nil, &Error{Code: ConcurrentModification, Phase: "io", Message: full + " changed while being read"}
+		return snapshot{}, changed
 	}
-	return data, info, nil
+	return snap, nil
 }
 
 // resolve checks an operation path and walks it component by component
@@ -229,7 +261,11 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 			if snap, ok := w.seen[c.Path]; ok && !snap.absent {
 				mode = snap.info.Mode().Perm()
 			}
-			if s.temp, err = stage(full, c.Data, mode); err != nil {
+			if s.temp, err = stage(full, c.Data, mode, w.writeSegment); err != nil {
+				if errors.Is(err, syscall.EFAULT) { // a mapped input shrank
+					return &Error{Code: ConcurrentModification, Phase: "io", Path: c.Path, Err: err,
+						Message: "an input of " + c.Path + " shrank while it was being written"}
+				}
 				return fsError(err, full, "io")
 			}
 		}
@@ -309,15 +345,15 @@ func (w *Workspace) makeParents(path, full string) ([]string, error) {
 }
 
 // stage writes data to a new temp file in full's directory with the given
-// mode and returns its name.
-func stage(full string, data [][]byte, mode fs.FileMode) (string, error) {
+// mode, each slice by write, and returns its name.
+func stage(full string, data [][]byte, mode fs.FileMode, write func(*os.File, []byte) error) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(full), "."+filepath.Base(full)+".blockpatch-*")
 	if err != nil {
 		return "", err
 	}
 	name := f.Name()
 	for _, d := range data {
-		if _, err = f.Write(d); err != nil {
+		if err = write(f, d); err != nil {
 			break
 		}
 	}
@@ -356,7 +392,7 @@ func (w *Workspace) verify(changes []Change) error {
 			}
 			return changed
 		}
-		if err != nil || !sameStat(info, snap.info) || !sameContent(full, snap.data) {
+		if err != nil || !sameStat(info, snap.info) || !snap.holds(full, info) {
 			return changed
 		}
 	}

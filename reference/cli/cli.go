@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
@@ -85,8 +86,15 @@ type run struct {
 }
 
 func (r *run) main(args []string) (err error) {
+	// A large file is mapped (see reference.Workspace): reading past the
+	// end of one that shrinks faults, and the fault becomes an error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() { // an internal fault is unexpected_error, never a crash
 		if p := recover(); p != nil {
+			if e := reference.MappedFault(p); e != nil {
+				err = e
+				return
+			}
 			err = &reference.Error{Code: reference.UnexpectedError, Message: fmt.Sprint("internal error: ", p)}
 		}
 	}()
@@ -138,15 +146,17 @@ func (r *run) patch() error {
 	if err != nil {
 		return err
 	}
-	ws, err := r.workspace()
+	dry := o.command == "check" || o.dryRun
+	ws, err := r.workspace(dry)
 	if err != nil {
 		return err
 	}
+	defer ws.Close()
 	plan, err := reference.Check(data, ws, reference.Options{Strip: o.strip, Reverse: o.reverse})
 	if err != nil {
 		return err
 	}
-	return r.finish(ws, plan, o.command == "check" || o.dryRun)
+	return r.finish(ws, plan, dry)
 }
 
 // finish commits a plan unless told not to, and prints the result.
@@ -190,11 +200,13 @@ func (r *run) human(res reference.Result) error {
 	return nil
 }
 
-func (r *run) workspace() (*reference.Workspace, error) {
+// workspace opens --cwd; dry says the run will not commit.
+func (r *run) workspace(dry bool) (*reference.Workspace, error) {
 	ws, err := reference.NewWorkspace(r.abs(r.o.cwd))
 	if err != nil {
 		return nil, err
 	}
+	ws.ReadOnly = dry
 	hook := r.env.BeforeVerify
 	hold := r.getenv(HoldDirEnv)
 	if hook != nil || hold != "" {

@@ -28,13 +28,15 @@ func (r *run) move() error {
 	if err != nil {
 		return err
 	}
-	ws, err := r.workspace()
-	if err != nil {
-		return err
-	}
 	// Only plan and --diff render the patch (and refuse what it cannot
 	// show); move itself works from the request.
 	diff := o.diff || o.command == "plan"
+	dry := diff || o.dryRun || (req.DryRun != nil && *req.DryRun)
+	ws, err := r.workspace(dry)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
 	planFn := reference.EvaluateRequest
 	if diff {
 		planFn = reference.PlanRequest
@@ -51,6 +53,5 @@ func (r *run) move() error {
 		_, err := io.WriteString(r.env.Stdout, *plan.Result.Patch+"\n")
 		return err
 	}
-	dry := diff || o.dryRun || (req.DryRun != nil && *req.DryRun)
 	return r.finish(ws, plan, dry)
 }

@@ -1,0 +1,79 @@
+package reference
+
+// Files gives the planner the current bytes of operation paths.
+type Files interface {
+	// ReadFile returns the bytes at an operation path. An absent path is an
+	// *Error with code file_not_found; other failures carry their own code.
+	ReadFile(path string) ([]byte, error)
+}
+
+// MapFiles is an in-memory tree for the pure core: a missing key is a
+// missing file.
+type MapFiles map[string][]byte
+
+// ReadFile implements Files. Paths are checked as on disk.
+func (m MapFiles) ReadFile(path string) ([]byte, error) {
+	if err := checkTreePath(path); err != nil {
+		return nil, err
+	}
+	if b, ok := m[path]; ok {
+		return b, nil
+	}
+	return nil, &Error{Code: FileNotFound, Phase: "path", Path: path, Message: "file not found: " + path}
+}
+
+// Apply returns a copy of the tree with the plan's changes made.
+func (m MapFiles) Apply(p *Plan) MapFiles {
+	out := make(MapFiles, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	for _, c := range p.Changes {
+		if c.Remove {
+			delete(out, c.Path)
+		} else {
+			out[c.Path] = c.Bytes()
+		}
+	}
+	return out
+}
+
+// segments returns the tree with each file as one slice.
+func (m MapFiles) segments() map[string][][]byte {
+	out := make(map[string][][]byte, len(m))
+	for k, v := range m {
+		out[k] = [][]byte{v}
+	}
+	return out
+}
+
+// sameOutcome reports whether two plans leave the tree with the same files
+// holding the same bytes, without building either tree.
+func (m MapFiles) sameOutcome(a, b *Plan) bool {
+	paths := map[string]bool{}
+	for _, p := range []*Plan{a, b} {
+		for _, c := range p.Changes {
+			paths[c.Path] = true
+		}
+	}
+	for path := range paths {
+		da, oka := m.after(a, path)
+		db, okb := m.after(b, path)
+		if oka != okb || !sameBytes(da, db) {
+			return false
+		}
+	}
+	return true
+}
+
+// after returns the bytes at path once p is applied, and whether it exists.
+func (m MapFiles) after(p *Plan, path string) ([][]byte, bool) {
+	data, ok := m[path]
+	out := [][]byte{data}
+	for _, c := range p.Changes {
+		if c.Path == path {
+			out, ok = c.Data, !c.Remove
+		}
+	}
+	return out, ok
+}
