@@ -32,6 +32,7 @@ func (r *run) move() error {
 	if err != nil {
 		return err
 	}
+	defer ws.Close()
 	// Only plan and --diff render the patch (and refuse what it cannot
 	// show); move itself works from the request.
 	diff := o.diff || o.command == "plan"
