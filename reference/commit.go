@@ -126,10 +126,11 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 }
 
 // replace makes one staged change: it removes, creates or replaces the
-// file, after a last cheap re-check of the stat of the file it replaces.
+// file, after a last cheap re-check that the folder is still at its path
+// and the file it replaces still has its stat.
 func (w *Workspace) replace(s *staged) error {
 	path := s.change.Path
-	if !w.statUnchanged(s) {
+	if !w.stillAt(s) || !w.statUnchanged(s) {
 		return &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
 			Message: path + " changed while the move was being written"}
 	}

@@ -63,6 +63,18 @@ func (w *Workspace) unchanged(d *treeDir, name string, snap snapshot, s *staged)
 	return err == nil && sameStat(info, snap.info) && holdsExactly(d, name, snap.data), nil
 }
 
+// stillAt reports whether the path of s still leads to the folder s is
+// staged in.
+func (w *Workspace) stillAt(s *staged) bool {
+	segs := segments(s.change.Path)
+	d, err := w.findDir(segs[:len(segs)-1])
+	if err != nil {
+		return false
+	}
+	defer w.closeDir(d)
+	return sameDir(d, s.dir)
+}
+
 // statUnchanged reports whether a path read as a present file still has the
 // stat it had then; paths read as absent are judged by verify alone.
 func (w *Workspace) statUnchanged(s *staged) bool {
