@@ -10,10 +10,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
@@ -44,9 +43,9 @@ type Env struct {
 }
 
 // Main runs the CLI on the process's standard streams and returns the exit
-// status: 0 on success, 1 on any error. SIGINT, SIGTERM and SIGHUP during a
-// write stop it before its first rename, with no temp file left, and make
-// it fail with io_error; see the package reference's documentation.
+// status: 0 on success, 1 on any error. SIGINT, SIGTERM and SIGHUP end the
+// run with io_error, a write only after removing its temp files, or, past
+// its first rename, not before it is complete (see handleSignals).
 func Main(args []string) int {
 	return Run(args, Env{signals: true})
 }
@@ -64,7 +63,17 @@ func Run(args []string, env Env) int {
 		env.Stderr = os.Stderr
 	}
 	r := &run{env: env, ctx: context.Background()}
+	if env.signals {
+		stop := r.handleSignals(args)
+		defer stop()
+	}
 	err := r.main(args)
+	r.finishing()
+	return report(env, args, err)
+}
+
+// report prints err, if any, as args ask, and returns the exit status.
+func report(env Env, args []string, err error) int {
 	if err == nil {
 		return 0
 	}
@@ -90,9 +99,10 @@ func Run(args []string, env Env) int {
 }
 
 type run struct {
-	env Env
-	o   *options
-	ctx context.Context // ends when a signal stops the write
+	env   Env
+	o     *options
+	ctx   context.Context // ends when a signal stops the write
+	phase atomic.Int32    // see handleSignals
 }
 
 func (r *run) main(args []string) (err error) {
@@ -163,11 +173,8 @@ func (r *run) patch() error {
 
 // finish commits a plan unless told not to, and prints the result.
 func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) error {
+	r.finishing()
 	if !dry && len(plan.Changes) > 0 {
-		if r.env.signals {
-			stop := r.stopOnSignals()
-			defer stop()
-		}
 		if err := ws.CommitContext(r.ctx, plan.Changes); err != nil {
 			return err
 		}
@@ -320,28 +327,4 @@ func (r *run) inputLimit() (int64, error) {
 			Message: InputLimitEnv + " must be a positive number of bytes, not " + strconv.Quote(v)}
 	}
 	return n, nil
-}
-
-// stopOnSignals makes SIGINT, SIGTERM and SIGHUP end r.ctx, which stops a
-// write before its first rename, until the returned function is called.
-func (r *run) stopOnSignals() (stop func()) {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	ctx, cancel := context.WithCancelCause(r.ctx)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-sigs:
-			cancel(errors.New("signal " + sig.String()))
-		case <-done:
-		}
-	}()
-	parent := r.ctx
-	r.ctx = ctx
-	return func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel(nil)
-		r.ctx = parent
-	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // childEnv makes the test binary run as the blockpatch CLI, so the tests
@@ -58,7 +59,8 @@ func (o outcome) code() string {
 	return v.Error.Code
 }
 
-// start starts cmd capturing its output; finish waits for it.
+// start starts cmd capturing its output, and returns the function that
+// waits for it. A process still running after two minutes is killed.
 func start(t testing.TB, cmd *exec.Cmd) func() outcome {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
@@ -66,8 +68,10 @@ func start(t testing.TB, cmd *exec.Cmd) func() outcome {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	kill := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
 	return func() outcome {
 		err := cmd.Wait()
+		kill.Stop()
 		var x *exec.ExitError
 		if err != nil && !errors.As(err, &x) {
 			t.Fatal(err)

@@ -115,3 +115,33 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestSignalWhileReading stops apply with each signal while it waits for
+// its patch (a FIFO it has opened, so the moment is exact): the run ends
+// at once with io_error, and nothing is written.
+func TestSignalWhileReading(t *testing.T) {
+	t.Parallel()
+	for _, sig := range stopSignals {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			work, dir := t.TempDir(), t.TempDir()
+			files := map[string]string{"f.txt": "alpha\nmove me\nomega\ntarget\n"}
+			writeFiles(t, work, files)
+			fifo := filepath.Join(dir, "p.blockpatch")
+			must(t, syscall.Mkfifo(fifo, 0o600))
+			cmd := blockpatch(nil, "apply", fifo, "--cwd", work, "--json-output")
+			wait := start(t, cmd)
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // returns once apply opened it
+			must(t, err)
+			defer w.Close()
+			cmd.Process.Signal(sig)
+			o := wait()
+			if o.exit != 1 || o.code() != "io_error" || !strings.Contains(o.stderr, sig.String()) {
+				t.Errorf("exit %d, stderr %s; want 1 and io_error naming %q", o.exit, o.stderr, sig)
+			}
+			if diff := cmp.Diff(files, listTree(t, work)); diff != "" {
+				t.Errorf("tree (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
