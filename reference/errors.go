@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Code is a spec error code: the value callers branch on. The set mirrors the
@@ -137,4 +138,17 @@ func CodeOf(err error) Code {
 		return e.Code
 	}
 	return UnexpectedError
+}
+
+// quotedLineLimit is how many bytes of an input line an error message
+// quotes, so a message about a huge line stays small.
+const quotedLineLimit = 200
+
+// quoteLine quotes an input line for an error message, cut after
+// quotedLineLimit bytes with its full length noted.
+func quoteLine(line []byte) string {
+	if len(line) <= quotedLineLimit {
+		return strconv.Quote(string(line))
+	}
+	return strconv.Quote(string(line[:quotedLineLimit])) + "... (" + strconv.Itoa(len(line)) + " bytes)"
 }

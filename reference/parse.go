@@ -124,7 +124,7 @@ func (p *parser) header(prefix, what string) (string, error) {
 	}
 	text := bytes.TrimSuffix(p.text, []byte{'\r'})
 	if !bytes.HasPrefix(text, []byte(prefix)) {
-		return "", p.errorf("expected %s, found %s", what, strconv.Quote(string(p.text)))
+		return "", p.errorf("expected %s, found %s", what, quoteLine(p.text))
 	}
 	return string(text[len(prefix):]), nil
 }
@@ -271,7 +271,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 	}
 	m := hunkHeader.FindStringSubmatch("@@ " + text)
 	if m == nil {
-		return nil, p.errorf("malformed hunk header %s", strconv.Quote("@@ "+text))
+		return nil, p.errorf("malformed hunk header %s", quoteLine([]byte("@@ "+text)))
 	}
 	h := &Hunk{Role: Role(m[5]), Label: m[7]}
 	nums := []*int{&h.OldStart, &h.OldCount, &h.NewStart, &h.NewCount}
@@ -321,7 +321,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		prefix := p.text[0]
 		if prefix == '\\' {
 			if string(p.text) != NoNewlineMarker {
-				return nil, p.errorf("malformed no-newline marker %s", strconv.Quote(string(p.text)))
+				return nil, p.errorf("malformed no-newline marker %s", quoteLine(p.text))
 			}
 			if lastPart < 0 {
 				return nil, p.errorf("no-newline marker does not follow a body line")
@@ -354,7 +354,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		case otherPrefix:
 			return nil, p.errorf("a blockpatch-%s hunk cannot hold %q lines", h.Role, string(otherPrefix))
 		default:
-			return nil, p.errorf("unexpected line in hunk body: %s", strconv.Quote(string(p.text)))
+			return nil, p.errorf("unexpected line in hunk body: %s", quoteLine(p.text))
 		}
 		if (old > h.OldCount || new > h.NewCount) && !fault.On(fault.IgnoreHunkCounts) {
 			return nil, p.errorAt(headerLine, "hunk body is longer than its header counts (-%d +%d)", h.OldCount, h.NewCount)

@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -17,20 +16,28 @@ import (
 // root directory (the CLI's --cwd), implements Files for the planner, and
 // commits a plan with temp-file-and-rename writes.
 //
+// Every access below the root goes through an os.Root opened on it, one
+// path component at a time and without following symlinks, so no symlink or
+// ".." can lead outside the root whatever changes underneath.
+//
 // A Workspace remembers every file it read, so Commit can prove nothing
-// changed underneath the plan. Use one Workspace per operation.
+// changed underneath the plan. Use one Workspace per operation, and Close
+// it when done.
 type Workspace struct {
 	root string
 	// rootErr is why the root cannot be resolved; every read reports it.
 	rootErr error
+	// top is the root held open; nil when it cannot be opened, with
+	// openErr saying why (every path's lookup reports it).
+	top     *treeDir
+	openErr error
 	seen    map[string]snapshot
+	// InputLimit caps the size of a file ReadFile reads, in bytes; zero
+	// means DefaultInputLimit.
+	InputLimit int64
 	// BeforeVerify, when set, runs after every file is staged and before the
 	// inputs are re-checked. Tests use it to inject concurrent changes.
 	BeforeVerify func()
-	// ReadOnly says Commit will not be called (check, plan, dry runs):
-	// mapped files are then read without the checksum that Commit's
-	// re-check compares, and a Commit finds them changed.
-	ReadOnly bool
 }
 
 // snapshot is what ReadFile saw at a path.
@@ -38,11 +45,6 @@ type snapshot struct {
 	absent bool
 	data   []byte
 	info   fs.FileInfo
-	// mapped says data maps the file (see mapThreshold); summed says sum
-	// is the checksum of its bytes when read (not in a ReadOnly Workspace).
-	mapped, summed bool
-	sum            uint64
-	file           *os.File // the file mapped, open until Close
 }
 
 // NewWorkspace opens root as the directory operations are confined to. As
@@ -56,28 +58,50 @@ func NewWorkspace(root string) (*Workspace, error) {
 		return nil, fsError(err, root, "path")
 	}
 	w := &Workspace{root: abs, seen: map[string]snapshot{}}
-	if real, err := filepath.EvalSymlinks(abs); err != nil {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
 		w.rootErr = fsError(err, abs, "path")
+		return w, nil
+	}
+	w.root = real
+	if info, err := os.Stat(real); err == nil && !info.IsDir() {
+		w.openErr = &fs.PathError{Op: "lstat", Path: real, Err: syscall.ENOTDIR}
+	} else if r, err := os.OpenRoot(real); err != nil {
+		w.openErr = err
 	} else {
-		w.root = real
+		w.top = &treeDir{root: r}
 	}
 	return w, nil
+}
+
+// Close releases the root. The Workspace must not be used afterwards.
+func (w *Workspace) Close() error {
+	if w.top == nil {
+		return nil
+	}
+	return w.top.root.Close()
 }
 
 // Root returns the workspace's absolute root with symlinks resolved.
 func (w *Workspace) Root() string { return w.root }
 
+// display is the absolute path that messages give for an operation path.
+func (w *Workspace) display(path string) string {
+	return filepath.Join(w.root, filepath.FromSlash(path))
+}
+
 // ReadFile implements Files. Besides the codes of checkTreePath it returns,
 // with phase "path", symlink_path for a path with a symlink component
 // (wherever it leads), not_regular_file, and file_not_found for a missing
 // path or one whose parent is not a directory; a failing read is
-// permission_denied or io_error with phase "io".
+// permission_denied or io_error with phase "io", and so is a file larger
+// than the input limit.
 func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	if w.rootErr != nil {
 		e := *w.rootErr.(*Error)
 		return nil, &e
 	}
-	full, err := w.resolve(path)
+	d, name, info, err := w.resolve(path)
 	if err != nil {
 		if errors.Is(err, &Error{Code: FileNotFound}) {
 			w.seen[path] = snapshot{absent: true}
@@ -87,98 +111,111 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	snap, err := readRegular(full, !w.ReadOnly)
+	defer w.closeDir(d)
+	if limit := w.inputLimit(); info.Size() > limit {
+		return nil, tooLarge(path, "io", limit)
+	}
+	data, opened, err := readRegular(d, name, info)
 	if err != nil {
 		return nil, fsError(err, path, "io")
 	}
-	w.seen[path] = snap
-	return normalise(snap.data), nil
+	w.seen[path] = snapshot{data: data, info: opened}
+	return normalise(data), nil
 }
 
-// readRegular reads a file that Lstat showed to be regular, and returns the
-// stat of the opened file so the two belong to the same inode. A large file
-// is mapped, with the checksum of its bytes when sum is set.
-func readRegular(full string, sum bool) (snap snapshot, err error) {
-	f, err := os.Open(full)
-	if err != nil {
-		return snapshot{}, err
+func (w *Workspace) inputLimit() int64 {
+	if w.InputLimit > 0 {
+		return w.InputLimit
 	}
-	defer func() {
-		if !snap.mapped {
-			f.Close()
-		}
-	}()
+	return DefaultInputLimit
+}
+
+// readRegular reads the file name of d that Lstat showed as seen, and
+// returns the stat of the opened file. The opened file must be the one
+// looked up: one swapped in between is concurrent_modification.
+func readRegular(d *treeDir, name string, seen fs.FileInfo) ([]byte, fs.FileInfo, error) {
+	// O_NONBLOCK: a FIFO swapped in after the lookup must not block the open.
+	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return snapshot{}, err
+		return nil, nil, err
 	}
-	snap = snapshot{info: info, file: f}
-	if snap.data, err = mapFile(f, info.Size()); err != nil {
-		return snapshot{}, err
+	if !info.Mode().IsRegular() || (!os.SameFile(info, seen) && !fault.On(fault.FollowSymlinks)) {
+		return nil, nil, &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being opened"}
 	}
-	changed := &Error{Code: ConcurrentModification, Phase: "io", Message: full + " changed while being read"}
-	if snap.mapped = snap.data != nil; snap.mapped {
-		ok := true
-		if sum {
-			snap.sum, ok = checksumOf(snap.data)
-			snap.summed = ok
-		}
-		if n, _ := f.ReadAt(make([]byte, 1), info.Size()); n != 0 || !ok { // grew or shrank
-			unmap(snap.data)
-			snap.mapped = false
-			return snapshot{}, changed
-		}
-		return snap, nil
-	}
-	snap.data = make([]byte, info.Size())
-	if _, err := io.ReadFull(f, snap.data); err != nil {
-		return snapshot{}, err
+	data := make([]byte, info.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, nil, err
 	}
 	if n, _ := f.Read(make([]byte, 1)); n != 0 { // grew while reading
-		return snapshot{}, changed
+		return nil, nil, &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being read"}
 	}
-	return snap, nil
+	return data, info, nil
 }
 
 // resolve checks an operation path and walks it component by component
 // below the root, refusing symlinks and non-directories on the way. Empty
-// segments are skipped.
-func (w *Workspace) resolve(path string) (string, error) {
+// segments are skipped. It returns the file's folder, held open, its name
+// there and its Lstat.
+func (w *Workspace) resolve(path string) (*treeDir, string, fs.FileInfo, error) {
 	if err := checkTreePath(path); err != nil {
-		return "", err
+		return nil, "", nil, err
 	}
-	var segs []string
-	for _, seg := range strings.Split(path, "/") {
-		if seg != "" {
-			segs = append(segs, seg)
-		}
+	if w.top == nil {
+		return nil, "", nil, fsError(w.openErr, path, "path")
 	}
-	cur := w.root
+	segs := segments(path)
+	d := w.top
 	for i, seg := range segs {
-		cur = filepath.Join(cur, seg)
 		rel := strings.Join(segs[:i+1], "/")
-		info, err := os.Lstat(cur)
+		info, err := d.root.Lstat(seg)
+		if err == nil && info.Mode()&fs.ModeSymlink != 0 && fault.On(fault.FollowSymlinks) {
+			info, err = d.root.Stat(seg)
+		}
 		if err != nil {
-			return "", fsError(err, path, "path")
+			w.closeDir(d)
+			return nil, "", nil, fsError(err, path, "path")
 		}
-		if info.Mode()&fs.ModeSymlink != 0 && fault.On(fault.FollowSymlinks) {
-			if info, err = os.Stat(cur); err != nil {
-				return "", fsError(err, path, "path")
-			}
-		}
+		var bad error
 		switch mode := info.Mode(); {
 		case mode&fs.ModeSymlink != 0:
-			return "", &Error{Code: SymlinkPath, Phase: "path", Path: path,
+			bad = &Error{Code: SymlinkPath, Phase: "path", Path: path,
 				Message: path + " passes through the symlink " + rel}
 		case i < len(segs)-1 && !mode.IsDir():
-			return "", &Error{Code: FileNotFound, Phase: "path", Path: path,
+			bad = &Error{Code: FileNotFound, Phase: "path", Path: path,
 				Message: rel + " is not a directory, in path " + path}
 		case i == len(segs)-1 && !mode.IsRegular():
-			return "", &Error{Code: NotRegularFile, Phase: "path", Path: path,
+			bad = &Error{Code: NotRegularFile, Phase: "path", Path: path,
 				Message: path + " is not a regular file"}
+		case i == len(segs)-1:
+			return d, seg, info, nil
 		}
+		var next *treeDir
+		if bad == nil {
+			if next, err = d.enter(seg, info); err != nil {
+				bad = w.pathChanged(err, path)
+			}
+		}
+		w.closeDir(d)
+		if bad != nil {
+			return nil, "", nil, bad
+		}
+		d = next
 	}
-	return cur, nil
+	return nil, "", nil, &Error{Code: InvalidPath, Phase: "path", Path: path, Message: "invalid path " + path}
+}
+
+// pathChanged maps an error of entering a folder while resolving path.
+func (w *Workspace) pathChanged(err error, path string) error {
+	if errors.Is(err, errDirSwapped) {
+		return &Error{Code: ConcurrentModification, Phase: "path", Path: path,
+			Message: "a folder on the path " + path + " changed while it was being resolved"}
+	}
+	return fsError(err, path, "path")
 }
 
 func within(root, p string) bool {
@@ -210,230 +247,4 @@ func fsError(err error, path, phase string) error {
 		msg = pe.Op + " " + path + ": " + pe.Err.Error()
 	}
 	return &Error{Code: code, Phase: phase, Path: path, Message: msg, Err: err}
-}
-
-// Commit makes a plan's changes on disk. It stages every new content in a
-// temp file beside its target, re-checks that every file the plan read is
-// unchanged (concurrent_modification otherwise), then renames in order,
-// destination before source, and removes paths; right before each rename
-// it re-checks the stat of the file it replaces. On any failure before the
-// renames nothing on disk changes; no temp file survives any outcome.
-func (w *Workspace) Commit(changes []Change) (err error) {
-	type staged struct {
-		change Change
-		full   string
-		temp   string
-	}
-	var (
-		stages  []staged
-		newDirs []string // created parents, deepest last
-	)
-	defer func() {
-		for _, s := range stages {
-			if s.temp != "" {
-				os.Remove(s.temp)
-			}
-		}
-		if err != nil {
-			for i := len(newDirs) - 1; i >= 0; i-- {
-				os.Remove(newDirs[i])
-			}
-		}
-	}()
-	for _, c := range changes {
-		full := filepath.Join(w.root, filepath.FromSlash(c.Path))
-		s := staged{change: c, full: full}
-		if err := faultGuard(full); err != nil {
-			return err
-		}
-		if !c.Remove {
-			if c.Create {
-				dirs, err := w.makeParents(c.Path, full)
-				newDirs = append(newDirs, dirs...)
-				if err != nil {
-					return err
-				}
-			}
-			mode := fs.FileMode(0o644)
-			if fault.On(fault.CreatedFileMode0600) {
-				mode = 0o600
-			}
-			if snap, ok := w.seen[c.Path]; ok && !snap.absent {
-				mode = snap.info.Mode().Perm()
-			}
-			if s.temp, err = stage(full, c.Data, mode, w.writeSegment); err != nil {
-				if errors.Is(err, syscall.EFAULT) { // a mapped input shrank
-					return &Error{Code: ConcurrentModification, Phase: "io", Path: c.Path, Err: err,
-						Message: "an input of " + c.Path + " shrank while it was being written"}
-				}
-				return fsError(err, full, "io")
-			}
-		}
-		stages = append(stages, s)
-	}
-	if w.BeforeVerify != nil {
-		w.BeforeVerify()
-	}
-	if err := w.verify(changes); err != nil {
-		return err
-	}
-	if fault.On(fault.SourceRenamedFirst) {
-		for i, j := 0, len(stages)-1; i < j; i, j = i+1, j-1 {
-			stages[i], stages[j] = stages[j], stages[i]
-		}
-	}
-	for i := range stages {
-		s := &stages[i]
-		if !w.statUnchanged(s.change.Path) { // cheap re-check between renames
-			return &Error{Code: ConcurrentModification, Phase: "verify", Path: s.change.Path,
-				Message: s.change.Path + " changed while the move was being written"}
-		}
-		switch {
-		case s.change.Remove:
-			err = os.Remove(s.full)
-		case fault.On(fault.WriteInPlace):
-			err = os.WriteFile(s.full, s.change.Bytes(), 0o644)
-		case fault.On(fault.LeaveTempFile):
-			err = os.WriteFile(s.full, s.change.Bytes(), 0o644)
-			s.temp = "" // the copy's source stays behind
-		default:
-			err = os.Rename(s.temp, s.full)
-			if err == nil {
-				s.temp = ""
-			}
-		}
-		if err != nil {
-			return fsError(err, s.change.Path, "io")
-		}
-	}
-	return nil
-}
-
-// faultGuard keeps a deliberately broken reference from writing outside
-// the system's temp directory, where test trees live.
-func faultGuard(full string) error {
-	if fault.Active() && !within(os.TempDir(), full) {
-		return &Error{Code: IOError, Phase: "io", Message: "a mutant may write only below " + os.TempDir()}
-	}
-	return nil
-}
-
-// makeParents creates the missing parent directories of an operation path
-// and returns those it created, outermost first. Its errors name full, the
-// absolute path being created, in phase "io"; a parent that is not a
-// directory is io_error.
-func (w *Workspace) makeParents(path, full string) ([]string, error) {
-	segs := strings.Split(path, "/")
-	var made []string
-	cur := w.root
-	for _, seg := range segs[:len(segs)-1] {
-		cur = filepath.Join(cur, seg)
-		err := os.Mkdir(cur, 0o755)
-		switch {
-		case err == nil:
-			made = append(made, cur)
-		case errors.Is(err, fs.ErrExist):
-			if info, lerr := os.Lstat(cur); lerr != nil || !info.IsDir() {
-				return made, &Error{Code: IOError, Phase: "io", Path: full, Err: err,
-					Message: "cannot make the folder " + cur + ": a file is in the way"}
-			}
-		default:
-			return made, fsError(err, full, "io")
-		}
-	}
-	return made, nil
-}
-
-// stage writes data to a new temp file in full's directory with the given
-// mode, each slice by write, and returns its name.
-func stage(full string, data [][]byte, mode fs.FileMode, write func(*os.File, []byte) error) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(full), "."+filepath.Base(full)+".blockpatch-*")
-	if err != nil {
-		return "", err
-	}
-	name := f.Name()
-	for _, d := range data {
-		if err = write(f, d); err != nil {
-			break
-		}
-	}
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-		return "", err
-	}
-	return name, nil
-}
-
-// verify re-checks every path the plan read: absent paths are still absent
-// (or already hold the planned bytes), present files have the same stat and
-// the same bytes.
-func (w *Workspace) verify(changes []Change) error {
-	planned := map[string]Change{}
-	for _, c := range changes {
-		planned[c.Path] = c
-	}
-	for path, snap := range w.seen {
-		changed := &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
-			Message: path + " changed after it was verified; nothing was written"}
-		full := filepath.Join(w.root, filepath.FromSlash(path))
-		info, err := os.Lstat(full)
-		if snap.absent {
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			if c, ok := planned[path]; ok && err == nil && info.Mode().IsRegular() && sameContent(full, c.Bytes()) {
-				continue
-			}
-			return changed
-		}
-		if err != nil || !sameStat(info, snap.info) || !snap.holds(full, info) {
-			return changed
-		}
-	}
-	return nil
-}
-
-// statUnchanged reports whether a path read as a present file still has the
-// stat it had then; paths read as absent are judged by verify alone.
-func (w *Workspace) statUnchanged(path string) bool {
-	snap, ok := w.seen[path]
-	if !ok || snap.absent {
-		return true
-	}
-	info, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(path)))
-	return err == nil && sameStat(info, snap.info)
-}
-
-func sameStat(now, then fs.FileInfo) bool {
-	return now.Mode().IsRegular() && os.SameFile(now, then) && now.Size() == then.Size() &&
-		now.ModTime().Equal(then.ModTime()) && now.Mode() == then.Mode()
-}
-
-// sameContent streams the file at full and compares it with want.
-func sameContent(full string, want []byte) bool {
-	f, err := os.Open(full)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	buf := make([]byte, 1<<20)
-	for {
-		n, err := f.Read(buf)
-		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
-			return false
-		}
-		want = want[n:]
-		if err == io.EOF {
-			return len(want) == 0
-		}
-		if err != nil {
-			return false
-		}
-	}
 }

@@ -4,13 +4,15 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
+	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
@@ -34,12 +36,18 @@ type Env struct {
 	// Getenv, when set, stands in for os.Getenv, so in-process runs can
 	// each have their own environment.
 	Getenv func(string) string
+
+	// signals: SIGINT, SIGTERM and SIGHUP stop a write (Main sets it; an
+	// in-process run leaves the process's signals alone).
+	signals bool
 }
 
 // Main runs the CLI on the process's standard streams and returns the exit
-// status: 0 on success, 1 on any error.
+// status: 0 on success, 1 on any error. SIGINT, SIGTERM and SIGHUP end the
+// run with io_error, a write only after removing its temp files, or, past
+// its first rename, not before it is complete (see handleSignals).
 func Main(args []string) int {
-	return Run(args, Env{})
+	return Run(args, Env{signals: true})
 }
 
 // Run runs the CLI with args (program name excluded) and returns the exit
@@ -54,8 +62,18 @@ func Run(args []string, env Env) int {
 	if env.Stderr == nil {
 		env.Stderr = os.Stderr
 	}
-	r := &run{env: env}
+	r := &run{env: env, ctx: context.Background()}
+	if env.signals {
+		stop := r.handleSignals(args)
+		defer stop()
+	}
 	err := r.main(args)
+	r.finishing()
+	return report(env, args, err)
+}
+
+// report prints err, if any, as args ask, and returns the exit status.
+func report(env Env, args []string, err error) int {
 	if err == nil {
 		return 0
 	}
@@ -81,20 +99,15 @@ func Run(args []string, env Env) int {
 }
 
 type run struct {
-	env Env
-	o   *options
+	env   Env
+	o     *options
+	ctx   context.Context // ends when a signal stops the write
+	phase atomic.Int32    // see handleSignals
 }
 
 func (r *run) main(args []string) (err error) {
-	// A large file is mapped (see reference.Workspace): reading past the
-	// end of one that shrinks faults, and the fault becomes an error.
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() { // an internal fault is unexpected_error, never a crash
 		if p := recover(); p != nil {
-			if e := reference.MappedFault(p); e != nil {
-				err = e
-				return
-			}
 			err = &reference.Error{Code: reference.UnexpectedError, Message: fmt.Sprint("internal error: ", p)}
 		}
 	}()
@@ -161,8 +174,9 @@ func (r *run) patch() error {
 
 // finish commits a plan unless told not to, and prints the result.
 func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) error {
+	r.finishing()
 	if !dry && len(plan.Changes) > 0 {
-		if err := ws.Commit(plan.Changes); err != nil {
+		if err := ws.CommitContext(r.ctx, plan.Changes); err != nil {
 			return err
 		}
 		plan.Result.Written = true
@@ -202,11 +216,15 @@ func (r *run) human(res reference.Result) error {
 
 // workspace opens --cwd; dry says the run will not commit.
 func (r *run) workspace(dry bool) (*reference.Workspace, error) {
+	limit, err := r.inputLimit()
+	if err != nil {
+		return nil, err
+	}
 	ws, err := reference.NewWorkspace(r.abs(r.o.cwd))
 	if err != nil {
 		return nil, err
 	}
-	ws.ReadOnly = dry
+	ws.InputLimit = limit
 	hook := r.env.BeforeVerify
 	hold := r.getenv(HoldDirEnv)
 	if hook != nil || hold != "" {
@@ -215,7 +233,7 @@ func (r *run) workspace(dry bool) (*reference.Workspace, error) {
 				hook(ws.Root())
 			}
 			if hold != "" {
-				holdBeforeCommit(hold)
+				holdBeforeCommit(r.ctx, hold)
 			}
 		}
 	}
@@ -223,16 +241,16 @@ func (r *run) workspace(dry bool) (*reference.Workspace, error) {
 }
 
 // readInput reads a patch or move JSON from a path relative to the shell's
-// working directory, or from stdin for "" and "-".
+// working directory, or from stdin for "" and "-", up to the input limit.
 func (r *run) readInput(path string) ([]byte, error) {
-	if path == "" || path == "-" {
-		data, err := io.ReadAll(r.env.Stdin)
-		if err != nil {
-			return nil, &reference.Error{Code: reference.IOError, Phase: "read", Message: "reading stdin: " + err.Error(), Err: err}
-		}
-		return data, nil
+	limit, err := r.inputLimit()
+	if err != nil {
+		return nil, err
 	}
-	data, err := os.ReadFile(r.abs(path))
+	if path == "" || path == "-" {
+		return reference.ReadLimited(r.env.Stdin, limit, "stdin")
+	}
+	f, err := os.Open(r.abs(path))
 	if err != nil {
 		code := reference.IOError
 		switch {
@@ -243,7 +261,12 @@ func (r *run) readInput(path string) ([]byte, error) {
 		}
 		return nil, &reference.Error{Code: code, Phase: "read", Path: path, Message: err.Error(), Err: err}
 	}
-	return data, nil
+	defer f.Close()
+	data, err := reference.ReadLimited(f, limit, path)
+	if e, ok := err.(*reference.Error); ok {
+		e.Path = path
+	}
+	return data, err
 }
 
 // HoldDirEnv names the test hook of WRITE-013: when it names a folder, a
@@ -254,11 +277,11 @@ const HoldDirEnv = "BLOCKPATCH_TEST_HOLD_DIR"
 // holdLimit bounds the wait for "resume".
 const holdLimit = time.Minute
 
-func holdBeforeCommit(dir string) {
+func holdBeforeCommit(ctx context.Context, dir string) {
 	if err := os.WriteFile(filepath.Join(dir, "staged"), nil, 0o644); err != nil {
 		return
 	}
-	for start := time.Now(); time.Since(start) < holdLimit; time.Sleep(time.Millisecond) {
+	for start := time.Now(); time.Since(start) < holdLimit && ctx.Err() == nil; time.Sleep(time.Millisecond) {
 		if _, err := os.Stat(filepath.Join(dir, "resume")); err == nil {
 			return
 		}
@@ -287,4 +310,23 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// InputLimitEnv names the environment variable that sets the input limit:
+// the largest patch, move request or tree file read, in bytes
+// (reference.DefaultInputLimit when unset).
+const InputLimitEnv = "BLOCKPATCH_MAX_INPUT_BYTES"
+
+// inputLimit is the input limit the environment sets.
+func (r *run) inputLimit() (int64, error) {
+	v := r.getenv(InputLimitEnv)
+	if v == "" {
+		return reference.DefaultInputLimit, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, &reference.Error{Code: reference.InvalidOption,
+			Message: InputLimitEnv + " must be a positive number of bytes, not " + strconv.Quote(v)}
+	}
+	return n, nil
 }

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEndlessInput feeds endless input (/dev/zero) as the patch, as stdin
+// to apply and plan, and as a move request: each run stops at the input
+// limit with io_error, no crash, in a process whose memory is capped well
+// below what reading without bound would take.
+func TestEndlessInput(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		args  []string
+		stdin bool
+	}{
+		{"check /dev/zero", []string{"check", "/dev/zero"}, false},
+		{"apply -", []string{"apply", "-"}, true},
+		{"plan --json -", []string{"plan", "--json", "-"}, true},
+		{"move --json /dev/zero", []string{"move", "--json", "/dev/zero"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cmd := blockpatch([]string{InputLimitEnv + "=1048576", childMemoryEnv + "=" + "2147483648"},
+				append(tt.args, "--cwd", t.TempDir(), "--json-output")...)
+			if tt.stdin {
+				zero, err := os.Open("/dev/zero")
+				must(t, err)
+				defer zero.Close()
+				cmd.Stdin = zero
+			}
+			o := start(t, cmd)()
+			if o.exit != 1 || o.code() != "io_error" || !strings.Contains(o.stderr, "limit") {
+				t.Errorf("exit %d, stderr %.300s; want io_error for the input limit", o.exit, o.stderr)
+			}
+		})
+	}
+}
+
+// TestInputLimitDefault: with the default limit (1 GiB) a larger patch or
+// tree file is refused before it is read; the files are sparse, so the
+// test costs no disk.
+func TestInputLimitDefault(t *testing.T) {
+	t.Parallel()
+	work, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, work, map[string]string{"f.txt": "alpha\nmove me\nomega\ntarget\n"})
+	writeFiles(t, dir, map[string]string{"p.blockpatch": relocation("f.txt")})
+	huge := int64(1<<30 + 1)
+	must(t, os.Truncate(filepath.Join(work, "f.txt"), huge))
+	big := filepath.Join(dir, "big.blockpatch")
+	must(t, os.WriteFile(big, nil, 0o644))
+	must(t, os.Truncate(big, huge))
+	for _, patch := range []string{big, filepath.Join(dir, "p.blockpatch")} {
+		o := start(t, blockpatch([]string{childMemoryEnv + "=" + "2147483648"},
+			"apply", patch, "--cwd", work, "--json-output"))()
+		if o.exit != 1 || o.code() != "io_error" || !strings.Contains(o.stderr, "1073741824") {
+			t.Errorf("%s: exit %d, stderr %.300s; want io_error for the 1 GiB limit", filepath.Base(patch), o.exit, o.stderr)
+		}
+	}
+}
+
+// TestInputLimitSetting: the environment sets the limit, in bytes; a
+// value that is not a positive number is invalid_option.
+func TestInputLimitSetting(t *testing.T) {
+	t.Parallel()
+	work, dir := t.TempDir(), t.TempDir()
+	patch := relocation("f.txt")
+	writeFiles(t, work, map[string]string{"f.txt": "alpha\nmove me\nomega\ntarget\n"})
+	writeFiles(t, dir, map[string]string{"p.blockpatch": patch})
+	tests := []struct {
+		limit, code string
+	}{
+		{"", ""},
+		{"1000", ""},
+		{"100", "io_error"},
+		{"0", "invalid_option"},
+		{"1GiB", "invalid_option"},
+	}
+	for _, tt := range tests {
+		var env []string
+		if tt.limit != "" {
+			env = []string{InputLimitEnv + "=" + tt.limit}
+		}
+		o := start(t, blockpatch(env, "check", filepath.Join(dir, "p.blockpatch"), "--cwd", work, "--json-output"))()
+		if o.code() != tt.code {
+			t.Errorf("limit %q: exit %d, stderr %s; want code %q", tt.limit, o.exit, o.stderr, tt.code)
+		}
+	}
+}

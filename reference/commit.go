@@ -1,0 +1,203 @@
+package reference
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
+)
+
+// staged is one change of a Commit: the folder of its path, held open from
+// staging to the last rename, the file's name there and its temp file.
+type staged struct {
+	change Change
+	dir    *treeDir
+	name   string
+	temp   string // "" once renamed or when there is none
+}
+
+// Commit is CommitContext without a way to stop it.
+func (w *Workspace) Commit(changes []Change) error {
+	return w.CommitContext(context.Background(), changes)
+}
+
+// CommitContext makes a plan's changes on disk (WRITE-003 to WRITE-008).
+// It stages every new content in a temp file beside its target, locks the
+// folders it writes in against other blockpatch processes, re-checks that
+// every file the plan read is unchanged and still at its path
+// (concurrent_modification otherwise), then renames in order, destination
+// before source, and removes paths; right before each rename it re-checks
+// the stat of the file it replaces, and a created file never replaces one
+// that appeared meanwhile. On any failure before the renames nothing on
+// disk changes; no temp file survives any outcome Go can see.
+//
+// When ctx is done before the first rename, CommitContext removes what it
+// staged and made and returns io_error; from the first rename on it
+// finishes, so each file is either wholly old or wholly new.
+func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err error) {
+	if w.rootErr != nil {
+		return w.rootErr
+	}
+	if w.top == nil {
+		return fsError(w.openErr, w.root, "io")
+	}
+	var (
+		stages []*staged
+		made   []madeDir // created folders, outermost first
+	)
+	defer func() {
+		for _, s := range stages {
+			if s.temp != "" {
+				s.dir.root.Remove(s.temp)
+			}
+		}
+		if err != nil {
+			for i := len(made) - 1; i >= 0; i-- {
+				made[i].parent.root.Remove(made[i].name)
+			}
+		}
+		for _, s := range stages {
+			w.closeDir(s.dir)
+		}
+		for _, m := range made {
+			w.closeDir(m.parent)
+		}
+	}()
+	for _, c := range changes {
+		full := w.display(c.Path)
+		if err := faultGuard(full); err != nil {
+			return err
+		}
+		segs := segments(c.Path)
+		s := &staged{change: c, name: segs[len(segs)-1]}
+		var derr error
+		if c.Create {
+			var dirs []madeDir
+			s.dir, dirs, derr = w.makeDirs(segs[:len(segs)-1])
+			made = append(made, dirs...)
+		} else {
+			s.dir, derr = w.findDir(segs[:len(segs)-1])
+		}
+		if derr != nil {
+			return w.dirError(derr, c, full)
+		}
+		stages = append(stages, s)
+		if !c.Remove {
+			if err := s.stage(ctx, w.seen[c.Path]); err != nil {
+				return fsError(err, full, "io")
+			}
+		}
+	}
+	if w.BeforeVerify != nil {
+		w.BeforeVerify()
+	}
+	if err := interrupted(ctx); err != nil {
+		return err
+	}
+	dirs := make([]*treeDir, len(stages))
+	for i, s := range stages {
+		dirs[i] = s.dir
+	}
+	unlock, err := lockDirs(ctx, dirs)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := w.verify(stages); err != nil {
+		return err
+	}
+	if err := interrupted(ctx); err != nil {
+		return err
+	}
+	if fault.On(fault.SourceRenamedFirst) {
+		for i, j := 0, len(stages)-1; i < j; i, j = i+1, j-1 {
+			stages[i], stages[j] = stages[j], stages[i]
+		}
+	}
+	// From here on the write finishes whatever ctx says.
+	for _, s := range stages {
+		if err := w.replace(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replace makes one staged change: it removes, creates or replaces the
+// file, after a last cheap re-check that the folder is still at its path
+// and the file it replaces still has its stat.
+func (w *Workspace) replace(s *staged) error {
+	path := s.change.Path
+	if !w.stillAt(s) || !w.statUnchanged(s) {
+		return &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
+			Message: path + " changed while the move was being written"}
+	}
+	var err error
+	switch {
+	case s.change.Remove:
+		err = s.dir.root.Remove(s.name)
+	case fault.On(fault.WriteInPlace):
+		err = s.dir.root.WriteFile(s.name, s.change.Bytes(), 0o644)
+	case fault.On(fault.LeaveTempFile):
+		err = s.dir.root.WriteFile(s.name, s.change.Bytes(), 0o644)
+		s.temp = "" // the copy's source stays behind
+	case s.change.Create:
+		err = renameNoReplace(s.dir, s.temp, s.name)
+		if errors.Is(err, fs.ErrExist) {
+			// Created meanwhile: fine only if it holds the payload (WRITE-007).
+			if !holdsExactly(s.dir, s.name, s.change.Bytes()) {
+				return &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
+					Message: path + " was created by someone else while the move was being written"}
+			}
+			err = nil
+		} else if err == nil {
+			s.temp = ""
+		}
+	default:
+		err = s.dir.root.Rename(s.temp, s.name)
+		if err == nil {
+			s.temp = ""
+		}
+	}
+	if err != nil {
+		return fsError(err, path, "io")
+	}
+	return nil
+}
+
+// dirError maps a failure to find or make the folder of change c.
+func (w *Workspace) dirError(err error, c Change, full string) error {
+	var nd *notDirError
+	switch {
+	case errors.Is(err, errDirSwapped):
+	case errors.As(err, &nd) && c.Create:
+		return &Error{Code: IOError, Phase: "io", Path: full, Err: err,
+			Message: "cannot make the folder " + w.display(nd.rel) + ": a file is in the way"}
+	case errors.As(err, &nd), !c.Create && errors.Is(err, fs.ErrNotExist):
+	default:
+		return fsError(err, full, "io")
+	}
+	return &Error{Code: ConcurrentModification, Phase: "verify", Path: c.Path,
+		Message: "a folder on the path " + c.Path + " changed after it was read; nothing was written"}
+}
+
+// interrupted is the error of a Commit stopped by ctx, nil while it runs.
+func interrupted(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	cause := context.Cause(ctx)
+	return &Error{Code: IOError, Phase: "io", Err: cause,
+		Message: "interrupted (" + cause.Error() + ") before any file was replaced; nothing was written"}
+}
+
+// faultGuard keeps a deliberately broken reference from writing outside
+// the system's temp directory, where test trees live.
+func faultGuard(full string) error {
+	if fault.Active() && !within(os.TempDir(), full) {
+		return &Error{Code: IOError, Phase: "io", Message: "a mutant may write only below " + os.TempDir()}
+	}
+	return nil
+}

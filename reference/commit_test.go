@@ -1,0 +1,145 @@
+package reference
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestCommitSwappedParent: a folder on the path swapped, after planning,
+// for a symlink to a folder outside the root that holds a hard link of the
+// same file (so stat and bytes all match) must not lead the write out.
+func TestCommitSwappedParent(t *testing.T) {
+	t.Parallel()
+	for _, when := range []string{"before commit", "before verify"} {
+		t.Run(when, func(t *testing.T) {
+			t.Parallel()
+			outside, root := t.TempDir(), t.TempDir()
+			writeTree(t, root, map[string]string{"sub/file.txt": "alpha\nmove me\nomega\ntarget\n"})
+			patch := strings.ReplaceAll(relocation, "/file.txt", "/sub/file.txt")
+			ws, err := NewWorkspace(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			plan, err := Check([]byte(patch), ws, Options{Strip: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			swap := func() {
+				must(t, os.Rename(filepath.Join(root, "sub"), filepath.Join(root, "moved")))
+				must(t, os.Mkdir(filepath.Join(outside, "sub"), 0o755))
+				must(t, os.Link(filepath.Join(root, "moved/file.txt"), filepath.Join(outside, "sub/file.txt")))
+				must(t, os.Symlink(filepath.Join(outside, "sub"), filepath.Join(root, "sub")))
+			}
+			if when == "before commit" {
+				swap()
+			} else {
+				ws.BeforeVerify = swap
+			}
+			wantCode(t, ws.Commit(plan.Changes), ConcurrentModification)
+			want := map[string]string{"sub/": "", "sub/file.txt": "alpha\nmove me\nomega\ntarget\n"}
+			if diff := cmp.Diff(want, readTree(t, outside)); diff != "" {
+				t.Errorf("outside the root (-want +got):\n%s", diff)
+			}
+			if info, _ := os.Lstat(filepath.Join(outside, "sub/file.txt")); info.Sys().(*syscall.Stat_t).Nlink != 2 {
+				t.Error("the file outside was replaced")
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCommitLongName: a file whose name has the longest length a name may
+// have is patched; the temp file's name does not grow with it.
+func TestCommitLongName(t *testing.T) {
+	t.Parallel()
+	name := strings.Repeat("n", 251) + ".txt"
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{name: "alpha\nmove me\nomega\ntarget\n"})
+	patch := strings.ReplaceAll(relocation, "/file.txt", "/"+name)
+	if err := applyOnDisk(t, root, patch, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{name: "alpha\nomega\ntarget\nmove me\n"}
+	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+	create := section("/dev/null", "b/d/"+name, sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n"
+	if err := applyOnDisk(t, root, create, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCommitKeepsModeBitsAndOwner: a replaced file keeps its setuid,
+// setgid and sticky bits, and, where the process may set them, its owner
+// and group.
+func TestCommitKeepsModeBitsAndOwner(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"file.txt": "alpha\nmove me\nomega\ntarget\n"})
+	full := filepath.Join(root, "file.txt")
+	uid, gid := os.Geteuid(), os.Getegid()
+	if uid == 0 {
+		uid, gid = 4321, 4322
+		must(t, os.Chown(full, uid, gid))
+	}
+	mode := fs.FileMode(0o750) | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+	must(t, os.Chmod(full, mode))
+	if err := applyOnDisk(t, root, relocation, nil); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(full)
+	must(t, err)
+	if got := info.Mode() & keptModeBits; got != mode {
+		t.Errorf("mode %v, want %v", got, mode)
+	}
+	st := info.Sys().(*syscall.Stat_t)
+	if int(st.Uid) != uid || int(st.Gid) != gid {
+		t.Errorf("owner %d:%d, want %d:%d", st.Uid, st.Gid, uid, gid)
+	}
+}
+
+// TestCommitInterrupted: a Commit whose context ends before its first
+// rename removes its temp files and the folders it made, changes nothing
+// and fails with io_error.
+func TestCommitInterrupted(t *testing.T) {
+	t.Parallel()
+	create := section("/dev/null", "b/new/deep/file", sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n"
+	for name, patch := range map[string]string{"cross-file": crossFile, "creation": create} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			files := map[string]string{"a": "s\none\ntwo\nthree\n", "b": "t\n"}
+			writeTree(t, root, files)
+			ws, err := NewWorkspace(root)
+			must(t, err)
+			defer ws.Close()
+			plan, err := Check([]byte(patch), ws, Options{Strip: 1})
+			must(t, err)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			ws.BeforeVerify = func() { cancel(errors.New("signal terminated")) }
+			err = ws.CommitContext(ctx, plan.Changes)
+			wantCode(t, err, IOError)
+			if !strings.Contains(err.Error(), "signal terminated") {
+				t.Errorf("message %q does not name the cause", err)
+			}
+			if diff := cmp.Diff(files, readTree(t, root)); diff != "" {
+				t.Errorf("tree (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

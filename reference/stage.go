@@ -1,0 +1,90 @@
+package reference
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
+)
+
+// tempPrefix starts the name of every temp file: hidden, and with a fixed
+// length whatever the target's name, so it fits NAME_MAX for any name the
+// target can have.
+const tempPrefix = ".blockpatch-"
+
+// keptModeBits are the mode bits a replaced file keeps (WRITE-011): the
+// permissions and the setuid, setgid and sticky bits.
+const keptModeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// stageChunk is how much staging writes between looks at its context, so
+// an interrupted Commit stops soon even on a large file.
+const stageChunk = 4 << 20
+
+// tempName returns a fresh random temp-file name: tempPrefix and 16 hex
+// digits.
+func tempName() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return tempPrefix + hex.EncodeToString(b[:])
+}
+
+// stage writes the change's new content to a new temp file in its folder.
+// A replaced file's mode bits, and its owner and group where the process
+// may set them, pass to the temp file; a created file gets 0644 whatever
+// the umask (WRITE-010).
+func (s *staged) stage(ctx context.Context, snap snapshot) error {
+	mode := fs.FileMode(0o644)
+	if fault.On(fault.CreatedFileMode0600) {
+		mode = 0o600
+	}
+	var was fs.FileInfo
+	if snap.info != nil {
+		was = snap.info
+		mode = was.Mode() & keptModeBits
+	}
+	var f *os.File
+	for try := 0; ; try++ {
+		name := tempName()
+		var err error
+		f, err = s.dir.root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			s.temp = name // from now on Commit removes it
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || try == 10 {
+			return err
+		}
+	}
+	err := writeChunks(ctx, f, s.change.Data)
+	if err == nil && was != nil {
+		keepOwner(f, was) // before chmod: chown may clear setuid and setgid
+	}
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeChunks writes data to f, looking at ctx between chunks.
+func writeChunks(ctx context.Context, f *os.File, data [][]byte) error {
+	for _, d := range data {
+		for len(d) > 0 {
+			if err := interrupted(ctx); err != nil {
+				return err
+			}
+			n := min(len(d), stageChunk)
+			if _, err := f.Write(d[:n]); err != nil {
+				return err
+			}
+			d = d[n:]
+		}
+	}
+	return nil
+}
