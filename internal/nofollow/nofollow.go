@@ -91,14 +91,18 @@ func WriteFile(r *os.Root, name string, data []byte, perm fs.FileMode) error {
 	return err
 }
 
-// Overwrite replaces the bytes of the existing regular file name in place,
-// keeping its inode, as a concurrent writer does. A symlink or any other
-// kind of file at name is refused, never opened.
-func Overwrite(r *os.Root, name string, data []byte) error {
+// Overwrite replaces the bytes of the regular file name in place, keeping
+// its inode, as a concurrent writer does, or creates it with mode perm when
+// it does not exist. A symlink or any other kind of file at name is
+// refused, never opened.
+func Overwrite(r *os.Root, name string, data []byte, perm fs.FileMode) error {
 	if err := MkdirAll(r, path.Dir(name), 0o755); err != nil {
 		return err
 	}
 	info, err := r.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return WriteFile(r, name, data, perm)
+	}
 	if err != nil {
 		return err
 	}
