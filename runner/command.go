@@ -100,6 +100,7 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	start := time.Now()
 	err := cmd.Start()
 	if err != nil {
+		leftovers(marker, 0) // forgets the marker
 		return Outcome{Exit: -1, Err: err}
 	}
 	err = cmd.Wait()
