@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -129,9 +130,12 @@ func (o Options) Load(fsys fs.FS, root string) ([]*Case, error) {
 			return err
 		}
 		hasCase, hasSub := false, false
+		var caseEntry fs.DirEntry
 		for _, e := range entries {
 			hasSub = hasSub || e.IsDir()
-			hasCase = hasCase || e.Name() == CaseFile
+			if e.Name() == CaseFile {
+				hasCase, caseEntry = true, e
+			}
 		}
 		switch {
 		case hasCase && dir == root:
@@ -146,7 +150,11 @@ func (o Options) Load(fsys fs.FS, root string) ([]*Case, error) {
 		case !hasCase:
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, path.Join(dir, CaseFile))
+		if err := CheckName(name); err != nil {
+			fail(name, err)
+			return nil
+		}
+		data, err := readCaseFile(fsys, path.Join(dir, CaseFile), caseEntry)
 		if err != nil {
 			fail(name, err)
 			return nil
@@ -198,7 +206,122 @@ func (o Options) Parse(name string, data []byte) (*Case, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
+	c.writable(k)
+	if err := c.err(); err != nil {
+		return nil, err
+	}
 	return k, nil
+}
+
+// writable refuses trees the runner would have to write through one of
+// their own symlinks: an entry below a symlink of the same tree, a step's
+// input below a symlink an earlier step's inputs made, a race on a path
+// below or at a symlink of the starting tree.
+func (c *checker) writable(k *Case) {
+	if err := k.Files.CheckWritable(); err != nil {
+		c.add("files", err)
+	}
+	inputs := Tree{}
+	for i, s := range k.Steps {
+		for p, e := range s.Inputs {
+			inputs[p] = e
+		}
+		if err := inputs.CheckWritable(); err != nil {
+			c.add(fmt.Sprintf("steps[%d].inputs", i), err)
+		}
+		if s.Race == nil {
+			continue
+		}
+		for _, p := range append(parents(s.Race.Path), s.Race.Path) {
+			if k.Files[p].Kind() == "symlink" {
+				c.errorf(fmt.Sprintf("steps[%d].race", i), "%q is the symlink %q or below it: the runner does not write through symlinks", s.Race.Path, p)
+			}
+		}
+	}
+}
+
+// MaxCaseFile is the largest case.json the loader reads.
+const MaxCaseFile = 16 << 20
+
+// readCaseFile reads a case.json found as the directory entry e: it must be
+// a regular file, not a symlink, FIFO or device, and at most MaxCaseFile
+// bytes.
+func readCaseFile(fsys fs.FS, name string, e fs.DirEntry) ([]byte, error) {
+	if e != nil && !e.Type().IsRegular() {
+		return nil, fmt.Errorf("%s is a %s, not a regular file", CaseFile, kindName(e.Type()))
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is a %s, not a regular file", CaseFile, kindName(info.Mode().Type()))
+	}
+	if info.Size() > MaxCaseFile {
+		return nil, fmt.Errorf("%s holds %d bytes, more than the %d a case file may hold", CaseFile, info.Size(), MaxCaseFile)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxCaseFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxCaseFile {
+		return nil, fmt.Errorf("%s holds more than the %d bytes a case file may hold", CaseFile, MaxCaseFile)
+	}
+	return data, nil
+}
+
+// ReadCaseFile reads the case.json of the case name under root in fsys,
+// with the checks of Load.
+func ReadCaseFile(fsys fs.FS, root, name string) ([]byte, error) {
+	file := path.Join(root, name, CaseFile)
+	entries, err := fs.ReadDir(fsys, path.Dir(file))
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Name() == CaseFile {
+			return readCaseFile(fsys, file, e)
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", file, fs.ErrNotExist)
+}
+
+func kindName(m fs.FileMode) string {
+	if m&fs.ModeSymlink != 0 {
+		return "symlink"
+	}
+	return fileKind(m)
+}
+
+// CheckName reports why name cannot be a case name. A name is a slash path
+// of segments made of ASCII letters, digits and - _ . + = , @ only, so that
+// it prints safely in every report and shell line: no spaces, no control
+// characters, no quotes, no '#'.
+func CheckName(name string) error {
+	for seg := range strings.SplitSeq(name, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return fmt.Errorf("case name %q: empty, . or .. segment", name)
+		}
+		for _, r := range seg {
+			if !nameRune(r) {
+				return fmt.Errorf("case name %q: the character %q is not allowed; case names use ASCII letters, digits and - _ . + = , @", name, r)
+			}
+		}
+	}
+	return nil
+}
+
+func nameRune(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		return true
+	}
+	return strings.ContainsRune("-_.+=,@", r)
 }
 
 // checker gathers the problems of one case.

@@ -6,9 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
 )
 
 // Entry is one path of a Tree: a regular file (Data), a symlink (Symlink
@@ -74,50 +75,72 @@ func (t Tree) Clone() Tree {
 // Write creates the tree's entries under dir, creating folders as needed and
 // replacing entries of the same name. Modes are set explicitly, so the
 // process umask does not matter. Folder modes are set last, deepest first,
-// so a read-only folder can still be filled.
+// so a read-only folder can still be filled. Write never writes through a
+// symlink: see WriteIn.
 func (t Tree) Write(dir string) error {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return t.WriteIn(r, ".")
+}
+
+// WriteIn is Write into the folder dir (a slash path) of the root r. It
+// refuses a tree with an entry below one of its own symlinks (CheckWritable),
+// and never writes through a symlink already on disk: a symlink where an
+// entry goes is replaced, and one where a folder must be is an error.
+func (t Tree) WriteIn(r *os.Root, dir string) error {
+	if err := t.CheckWritable(); err != nil {
+		return err
+	}
+	if err := nofollow.MkdirAll(r, dir, DefaultDirMode); err != nil {
+		return err
+	}
 	var dirs []string
 	for _, p := range t.Paths() {
 		e := t[p]
-		name := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(name), DefaultDirMode); err != nil {
-			return err
-		}
+		name := path.Join(dir, p)
 		switch e.Kind() {
 		case "dir":
-			if err := os.MkdirAll(name, DefaultDirMode); err != nil {
+			if err := nofollow.MkdirAll(r, name, DefaultDirMode); err != nil {
 				return err
 			}
 			dirs = append(dirs, p)
 		case "symlink":
-			if err := os.Remove(name); err != nil && !os.IsNotExist(err) {
-				return err
-			}
-			if err := os.Symlink(e.Symlink, name); err != nil {
+			if err := nofollow.Symlink(r, e.Symlink, name); err != nil {
 				return err
 			}
 		case "hardlink": // made below, once every file exists
 		default:
-			if err := os.WriteFile(name, e.Data, DefaultFileMode); err != nil {
-				return err
-			}
-			if err := os.Chmod(name, cmp0(e.Mode, DefaultFileMode)); err != nil {
+			if err := nofollow.WriteFile(r, name, e.Data, cmp0(e.Mode, DefaultFileMode)); err != nil {
 				return err
 			}
 		}
 	}
 	for _, p := range t.Paths() {
 		if target := t[p].Hardlink; target != "" {
-			name := filepath.Join(dir, filepath.FromSlash(p))
-			os.Remove(name)
-			if err := os.Link(filepath.Join(dir, filepath.FromSlash(target)), name); err != nil {
+			if err := nofollow.Link(r, path.Join(dir, target), path.Join(dir, p)); err != nil {
 				return err
 			}
 		}
 	}
 	for _, p := range slices.Backward(dirs) {
-		if err := os.Chmod(filepath.Join(dir, filepath.FromSlash(p)), cmp0(t[p].Mode, DefaultDirMode)); err != nil {
+		if err := nofollow.ChmodDir(r, path.Join(dir, p), cmp0(t[p].Mode, DefaultDirMode)); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// CheckWritable reports an entry that lies below a symlink of the same
+// tree: writing it would write through the symlink, wherever it points.
+func (t Tree) CheckWritable() error {
+	for _, p := range t.Paths() {
+		for _, d := range parents(p) {
+			if t[d].Kind() == "symlink" {
+				return fmt.Errorf("%q lies below the symlink %q: writing it would write through the symlink", p, d)
+			}
 		}
 	}
 	return nil
@@ -132,47 +155,20 @@ func cmp0(m, def fs.FileMode) fs.FileMode {
 
 // ReadTree reads the tree under dir: every regular file with its bytes and
 // permission bits, every symlink with its target (not followed), and every
-// folder as a Dir entry. Any other kind of file is an error.
+// folder as a Dir entry, within DefaultReadLimits. Any other kind of file,
+// or a file too large to read, is an error.
 func ReadTree(dir string) (Tree, error) {
-	t := Tree{}
-	err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if name == dir {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, name)
-		if err != nil {
-			return err
-		}
-		p := filepath.ToSlash(rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch m := info.Mode(); {
-		case m.IsDir():
-			t[p] = Entry{Dir: true, Mode: m.Perm()}
-		case m&fs.ModeSymlink != 0:
-			target, err := os.Readlink(name)
-			if err != nil {
-				return err
-			}
-			t[p] = Entry{Symlink: target}
-		case m.IsRegular():
-			data, err := os.ReadFile(name)
-			if err != nil {
-				return err
-			}
-			t[p] = Entry{Data: data, Mode: m.Perm()}
-		default:
-			return fmt.Errorf("%s: not a regular file, symlink or folder (%v)", p, m.Type())
-		}
-		return nil
-	})
+	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
+	}
+	defer r.Close()
+	t, unread, err := ReadTreeIn(r, ".", DefaultReadLimits, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(unread) > 0 {
+		return nil, fmt.Errorf("not a regular file, symlink or folder, or too large to read: %s", unread.describe())
 	}
 	return t, nil
 }

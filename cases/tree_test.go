@@ -119,3 +119,53 @@ func TestTreeWriteHardlink(t *testing.T) {
 		t.Fatalf("sub/b is not a hard link of a: %v", err)
 	}
 }
+
+// TestReadTreeInBounds: a huge sparse file, a FIFO and too many entries
+// are reported, never read or opened (issue 12, finding 9).
+func TestReadTreeInBounds(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(6 << 30); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	f.Close()
+	os.WriteFile(filepath.Join(dir, "small"), []byte("s"), 0o644)
+	fifo := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644) == nil
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tree, unread, err := ReadTreeIn(r, ".", DefaultReadLimits, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(tree["small"].Data) != "s" || len(tree) != 1 {
+		t.Errorf("tree %v", tree.Paths())
+	}
+	if !strings.Contains(unread["big"], "sparse file") || !strings.Contains(unread["big"], "6442450944 bytes") {
+		t.Errorf("big: %q", unread["big"])
+	}
+	if fifo && unread["fifo"] != "fifo (named pipe)" {
+		t.Errorf("fifo: %q", unread["fifo"])
+	}
+	if _, _, err := ReadTreeIn(r, ".", ReadLimits{Entries: 2, FileSize: 10, TotalSize: 10}, ""); err == nil {
+		t.Error("more entries than the limit: no error")
+	}
+}
+
+func TestWriteRefusesWritingThroughItsOwnSymlink(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	tree := Tree{"link": {Symlink: outside}, "link/x": {Data: []byte("x")}}
+	if err := tree.Write(t.TempDir()); err == nil || !strings.Contains(err.Error(), "below the symlink") {
+		t.Errorf("Write: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(outside, "x")); err == nil {
+		t.Error("written through the symlink")
+	}
+}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
 )
 
 // The folders of one case, under the case's box in the run's temp root:
@@ -49,8 +52,12 @@ type caseRun struct {
 	race *cases.Race
 	ctx  context.Context
 	desc Description
+	iso  *Isolation
 
 	box, dir, work, inputs string
+	// root is the box, opened once it is made: every write of the runner
+	// into the box goes through it.
+	root *os.Root
 	// outside is the box as it must stay: everything but the work tree.
 	outside cases.Tree
 
@@ -59,23 +66,39 @@ type caseRun struct {
 	last *record
 }
 
+// The box's folders as slash paths inside its root.
+var (
+	workRel   = runDir + "/" + workDir
+	inputsRel = runDir + "/" + inputsDir
+)
+
+// setup makes the case's box and fills it. The box must be new: every
+// later write goes through its os.Root, and never through a symlink.
 func (cr *caseRun) setup() error {
 	cr.dir = filepath.Join(cr.box, runDir)
 	cr.work = filepath.Join(cr.dir, workDir)
 	cr.inputs = filepath.Join(cr.dir, inputsDir)
-	if err := sentinels.Write(cr.box); err != nil {
+	if err := os.Mkdir(cr.box, 0o755); err != nil {
+		return fmt.Errorf("making the case's folder (something else made it first?): %w", err)
+	}
+	root, err := os.OpenRoot(cr.box)
+	if err != nil {
 		return err
 	}
-	for _, d := range []string{cr.work, cr.inputs} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+	cr.root = root
+	if err := sentinels.WriteIn(root, "."); err != nil {
+		return err
+	}
+	for _, d := range []string{workRel, inputsRel} {
+		if err := nofollow.MkdirAll(root, d, 0o755); err != nil {
 			return err
 		}
 	}
-	if err := cr.c.Files.Write(cr.work); err != nil {
+	if err := cr.c.Files.WriteIn(root, workRel); err != nil {
 		return fmt.Errorf("writing the case's files: %w", err)
 	}
 	if cr.c.Patch != nil {
-		if err := os.WriteFile(filepath.Join(cr.inputs, cases.PatchFile), cr.c.Patch, 0o644); err != nil {
+		if err := nofollow.WriteFile(root, inputsRel+"/"+cases.PatchFile, cr.c.Patch, 0o644); err != nil {
 			return err
 		}
 	}
@@ -90,78 +113,82 @@ func (cr *caseRun) saveOutside() error {
 	return err
 }
 
+// readOutside reads the box but what the work tree holds: the work folder
+// itself, its mode and owner included, is part of what must stay.
 func (cr *caseRun) readOutside() (cases.Tree, error) {
-	return readTreeExcept(cr.box, cr.work)
+	t, unread, err := cases.ReadTreeIn(cr.root, ".", cases.DefaultReadLimits, workRel)
+	if err != nil {
+		return nil, err
+	}
+	for p, what := range unread {
+		t[p] = cases.Entry{Symlink: "(" + what + ")"}
+	}
+	for _, p := range []string{".", runDir, workRel} {
+		info, err := cr.root.Lstat(p)
+		if err != nil {
+			return nil, err
+		}
+		e := t[p]
+		e.Dir = info.IsDir()
+		e.Mode = info.Mode().Perm()
+		e.Symlink = owner(info)
+		t[p] = e
+	}
+	return t, nil
 }
 
-// readTreeExcept reads the tree under dir as cases.ReadTree does, leaving
-// out the folder skip and everything in it.
-func readTreeExcept(dir, skip string) (cases.Tree, error) {
-	t := cases.Tree{}
-	err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+// readWork reads the work tree; a file it cannot read is an error.
+func (cr *caseRun) readWork() (cases.Tree, error) {
+	t, unread, err := cases.ReadTreeIn(cr.root, workRel, cases.DefaultReadLimits, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(unread) > 0 {
+		var parts []string
+		for _, p := range slices.Sorted(maps.Keys(unread)) {
+			parts = append(parts, p+" is "+unread[p])
 		}
-		if name == skip {
-			return filepath.SkipDir
-		}
-		if name == dir {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, name)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		e := cases.Entry{Mode: info.Mode().Perm()}
-		switch m := info.Mode(); {
-		case m.IsDir():
-			e.Dir = true
-		case m&fs.ModeSymlink != 0:
-			e.Mode = 0
-			if e.Symlink, err = os.Readlink(name); err != nil {
-				return err
-			}
-		case m.IsRegular():
-			if e.Data, err = os.ReadFile(name); err != nil {
-				return err
-			}
-		default:
-			e.Symlink = "(" + m.Type().String() + ")"
-		}
-		t[filepath.ToSlash(rel)] = e
-		return nil
-	})
-	return t, err
+		return nil, fmt.Errorf("%s: the runner does not read it", strings.Join(parts, "; "))
+	}
+	return t, nil
 }
 
 // resetWork gives the work folder back its initial files.
 func (cr *caseRun) resetWork() error {
-	if err := removeAll(cr.work); err != nil {
+	if err := removeAllIn(cr.root, workRel); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(cr.work, 0o755); err != nil {
-		return err
-	}
-	return cr.c.Files.Write(cr.work)
+	return cr.c.Files.WriteIn(cr.root, workRel)
 }
 
-// removeAll removes a tree, making folders writable when read-only
-// folders stop it.
+// removeAll removes a folder the runner made, making folders writable
+// when read-only folders stop it.
 func removeAll(dir string) error {
 	if os.RemoveAll(dir) == nil {
 		return nil
 	}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return os.RemoveAll(dir)
+	}
+	defer r.Close()
+	removeAllIn(r, ".")
+	return os.RemoveAll(dir)
+}
+
+// removeAllIn removes the tree name inside r, making its folders writable
+// when read-only folders stop it. It follows no symlink.
+func removeAllIn(r *os.Root, name string) error {
+	if r.RemoveAll(name) == nil {
+		return nil
+	}
+	fs.WalkDir(r.FS(), name, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o755)
+			nofollow.ChmodDir(r, p, 0o755)
 		}
 		return nil
 	})
-	return os.RemoveAll(dir)
+	return r.RemoveAll(name)
 }
 
 // sameTree reports whether two trees read from disk are identical.

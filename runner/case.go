@@ -16,7 +16,7 @@ import (
 // Result.
 
 // runCase runs one case in its own box and returns its result.
-func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Features, seed uint64, desc Description) *Result {
+func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Features, seed uint64, desc Description, iso *Isolation) *Result {
 	c := l.c
 	res := &Result{
 		Name: c.Name, Source: l.source, Protocol: c.Protocol, Expect: c.Expect, Level: c.Level,
@@ -46,7 +46,7 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 		}
 	}
 	start := time.Now()
-	cr := &caseRun{r: r, c: c, impl: impl, ctx: ctx, desc: desc, box: filepath.Join(root, fmt.Sprintf("%04d-%s", i+1, slug(c.Name)))}
+	cr := &caseRun{r: r, c: c, impl: impl, ctx: ctx, desc: desc, iso: iso, box: filepath.Join(root, fmt.Sprintf("%04d-%s", i+1, slug(c.Name)))}
 	var e *stepError
 	if err := cr.setup(); err != nil {
 		e = &stepError{verdict: Error, problems: []string{"setting up the case: " + err.Error()}}
@@ -83,6 +83,9 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 		} else {
 			res.Warnings = append(res.Warnings, "keeping the case folder: "+err.Error())
 		}
+	}
+	if cr.root != nil {
+		cr.root.Close()
 	}
 	if res.Kept == "" {
 		removeAll(cr.box)

@@ -74,9 +74,15 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	if limit <= 0 {
 		limit = DefaultMaxOutput
 	}
-	cmd := exec.CommandContext(ctx, c.Argv[0], append(c.Argv[1:len(c.Argv):len(c.Argv)], inv.Args...)...)
+	argv := append(c.Argv[:len(c.Argv):len(c.Argv)], inv.Args...)
+	isolated := inv.Isolation.Isolated()
+	if isolated {
+		argv = inv.Isolation.wrap(argv, inv.Writable)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = inv.Dir
-	cmd.Env = append(append(os.Environ(), c.Env...), inv.Env...)
+	marker := newMarker()
+	cmd.Env = append(append(append(os.Environ(), c.Env...), inv.Env...), marker)
 	cmd.Stdin = bytes.NewReader(inv.Stdin)
 	stdout, stderr := &capture{limit: limit}, &capture{limit: limit}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -94,11 +100,15 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	start := time.Now()
 	err := cmd.Start()
 	if err != nil {
+		leftovers(marker, 0) // forgets the marker
 		return Outcome{Exit: -1, Err: err}
 	}
 	err = cmd.Wait()
 	o := Outcome{Elapsed: time.Since(start)}
 	killGroup(cmd) // whatever the leader left running
+	if !isolated {
+		o.Leftovers = leftovers(marker, cmd.Process.Pid)
+	}
 	o.Stdout, o.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
 	o.Truncated = stdout.dropped > 0 || stderr.dropped > 0
 	if canceled.Load() {
@@ -116,6 +126,10 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 		o.Exit = cmd.ProcessState.ExitCode()
 		if sig := signalOf(cmd.ProcessState); sig != "" {
 			o.Exit, o.Signal = -1, sig
+		}
+		if isolated && o.Exit > 128 && o.Exit <= 128+64 {
+			// bwrap reports a command ended by signal N as exit 128+N.
+			o.Exit, o.Signal = -1, signalName(o.Exit-128)
 		}
 	default:
 		o.Exit, o.Err = -1, err

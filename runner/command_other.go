@@ -3,6 +3,7 @@
 package runner
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 )
@@ -18,3 +19,5 @@ func killGroup(cmd *exec.Cmd) {
 }
 
 func signalOf(ps *os.ProcessState) string { return "" }
+
+func signalName(n int) string { return fmt.Sprintf("signal %d", n) }

@@ -28,3 +28,6 @@ func signalOf(ps *os.ProcessState) string {
 	}
 	return ""
 }
+
+// signalName names signal number n as signalOf does.
+func signalName(n int) string { return syscall.Signal(n).String() }

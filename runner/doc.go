@@ -25,9 +25,23 @@
 // implementing Commander; the runner asks for it where a case needs a real
 // process (an unprivileged case run as root).
 //
+// # Isolation and bounds
+//
+// A Command's invocations run under bubblewrap when it is installed and
+// works (Isolation, isolation.go): the filesystem read-only but the case's
+// folder, a PID namespace of their own, no network. Without it the
+// certificate says "isolation: none" and warns; the runner still catches
+// writes around the work tree and in the run's temp root, changes to the
+// mode and owner of the folders around it, and processes left running in a
+// session of their own (it adopts orphans as their subreaper, on Linux).
+// Whatever the implementation does, the runner writes into a case's folder
+// only through an os.Root and never through a symlink (internal/nofollow),
+// and reads trees within cases.DefaultReadLimits: FIFOs and devices are
+// never opened, huge and sparse files never read.
+//
 // # Protocols
 //
-// Each case runs in its own folder (see case.go for the layout): a work
+// Each case runs in its own folder (see box.go for the layout): a work
 // tree holding the case's files, an inputs folder beside it holding the
 // patch, and sentinel files in a sibling folder and in the parents. The
 // protocols are those of the cases package's README: check, apply, retry

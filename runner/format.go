@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 )
 
 // writers is the registry of report formats, in the order Formats lists
@@ -62,7 +64,7 @@ func (r *Report) WriteHuman(w io.Writer, verbose bool) error {
 			writeFailure(&b, res, "")
 			b.WriteString("\n")
 		case verbose:
-			fmt.Fprintf(&b, "--- %s: %s (%s)\n", strings.ToUpper(string(res.Verdict)), res.Name, round(res.Elapsed))
+			fmt.Fprintf(&b, "--- %s: %s (%s)\n", strings.ToUpper(string(res.Verdict)), nameText(res.Name), round(res.Elapsed))
 			if res.Reason != "" {
 				fmt.Fprintf(&b, "    %s\n", res.Reason)
 			}
@@ -99,7 +101,7 @@ func round(d Duration) time.Duration {
 // writeFailure prints everything a person needs to act on a failed case.
 func writeFailure(b *strings.Builder, res *Result, prefix string) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, prefix+format, args...) }
-	p("--- %s: %s\n", strings.ToUpper(string(res.Verdict)), res.Name)
+	p("--- %s: %s\n", strings.ToUpper(string(res.Verdict)), nameText(res.Name))
 	p("    source: %s\n", res.Source)
 	if len(res.Requirements) > 0 {
 		p("    requirements: %s\n", strings.Join(res.Requirements, " "))
@@ -183,6 +185,12 @@ func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
 		row("skip list", "none")
 	}
 	row("seed", "%d (--seed %d replays this order)", c.Seed, c.Seed)
+	if c.Isolation != nil {
+		row("isolation", "%s", c.Isolation)
+		if w := isolationWarning(c.Isolation); w != "" {
+			row("WARNING", "%s", w)
+		}
+	}
 	per := time.Duration(0)
 	if c.Selected > 0 {
 		per = time.Duration(c.CaseTime) / time.Duration(c.Selected)
@@ -231,11 +239,11 @@ func (r *Report) WriteTAP(w io.Writer, verbose bool) error {
 	for i, res := range r.Results {
 		switch {
 		case res.Verdict == Pass:
-			fmt.Fprintf(&b, "ok %d - %s\n", i+1, res.Name)
+			fmt.Fprintf(&b, "ok %d - %s\n", i+1, tapLine(nameText(res.Name)))
 		case res.Verdict.Skipped():
-			fmt.Fprintf(&b, "ok %d - %s # SKIP %s: %s\n", i+1, res.Name, res.Verdict, tapLine(firstNonEmpty(res.SkipReason, res.Reason)))
+			fmt.Fprintf(&b, "ok %d - %s # SKIP %s: %s\n", i+1, tapLine(nameText(res.Name)), res.Verdict, tapLine(firstNonEmpty(res.SkipReason, res.Reason)))
 		default:
-			fmt.Fprintf(&b, "not ok %d - %s\n", i+1, res.Name)
+			fmt.Fprintf(&b, "not ok %d - %s\n", i+1, tapLine(nameText(res.Name)))
 			b.WriteString("  ---\n")
 			fmt.Fprintf(&b, "  verdict: %s\n", res.Verdict)
 			fmt.Fprintf(&b, "  reason: %s\n", yamlString(res.Reason))
@@ -266,6 +274,16 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// nameText prints a case name on one line: loaded names are plain
+// (cases.CheckName), but a name with a control character, a space or a
+// quote, from a case built in code, is printed Go-quoted.
+func nameText(name string) string {
+	if strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '"' || r == '\'' || !unicode.IsPrint(r) }) {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 func tapLine(s string) string {

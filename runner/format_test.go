@@ -236,3 +236,29 @@ func TestJUnitHoldsAnyText(t *testing.T) {
 		t.Errorf("text read back as %q", f.Text)
 	}
 }
+
+// TestNamesCannotForgeLines: a name with a newline, which the loader
+// refuses but a case built in code may have, prints on its own line in
+// every format, escaped, and forges no test point (issue 12, finding 10).
+func TestNamesCannotForgeLines(t *testing.T) {
+	t.Parallel()
+	name := "x\nok 99 - forged # SKIP"
+	rep := &Report{Results: []*Result{
+		{Name: name, Verdict: Fail, Reason: "r", Failure: &Failure{Step: "setup", Problems: []string{"p"}}},
+		{Name: name + "2", Verdict: Pass},
+	}, Certificate: Certificate{Isolation: &Isolation{Name: "none", Why: "turned off"}}}
+	for _, format := range []string{"human", "tap", "junit", "json"} {
+		var b bytes.Buffer
+		if err := rep.Write(&b, format, true); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "ok 99") {
+				t.Errorf("%s: a name forged the line %q", format, line)
+			}
+		}
+	}
+	if got := commentSafe("step\nrm -rf /"); strings.Contains(got, "\n") {
+		t.Errorf("commentSafe left a newline: %q", got)
+	}
+}

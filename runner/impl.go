@@ -22,6 +22,11 @@ type Invocation struct {
 	// Env holds NAME=value entries added to the environment of this
 	// invocation only, such as the hold-before-commit hook.
 	Env []string
+	// Writable lists the folders the command may write in, when it runs
+	// isolated (Isolation): the case's box, and the hold folder of a race.
+	Writable []string
+	// Isolation, when not nil, is how an external command runs.
+	Isolation *Isolation
 }
 
 // Outcome is what one invocation did. An implementation that rejects its
@@ -42,6 +47,10 @@ type Outcome struct {
 	// "segmentation fault"), or for an in-process implementation the panic
 	// that ended the run ("panic: ...").
 	Signal string
+	// Leftovers names the processes the command left running in a
+	// session of their own, found and killed after it ended (without
+	// isolation only; isolated commands cannot leave any).
+	Leftovers []string
 	// Err is a harness fault: the program could not be started.
 	Err     error
 	Elapsed time.Duration

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
@@ -42,9 +43,9 @@ type stepError struct {
 // could not start, a write outside the work tree, a timeout, a signal, a
 // crash, output too large to judge.
 func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) (*record, *stepError) {
-	rec := &record{step: step, inv: Invocation{Args: args, Dir: dir, Stdin: stdin}}
+	rec := &record{step: step, inv: Invocation{Args: args, Dir: dir, Stdin: stdin, Isolation: cr.iso, Writable: []string{cr.box}}}
 	cr.last = rec
-	before, err := cases.ReadTree(cr.work)
+	before, err := cr.readWork()
 	if err != nil {
 		return rec, &stepError{verdict: Error, problems: []string{"reading the work tree: " + err.Error()}, rec: rec}
 	}
@@ -56,7 +57,7 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 		rec.out = cr.impl.Exec(ctx, rec.inv)
 	}
 	cancel()
-	after, err := cases.ReadTree(cr.work)
+	after, err := cr.readWork()
 	rec.after = after
 	if err != nil {
 		return rec, &stepError{verdict: Fail, problems: []string{"the work tree cannot be read after the command: " + err.Error()}, rec: rec}
@@ -74,6 +75,9 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 				strings.Join(differences(cr.outside, outside), ", "), treeDiff(cr.outside, outside, true))
 		}
 		return rec, &stepError{verdict: Escape, problems: []string{msg}, rec: rec}
+	}
+	if len(o.Leftovers) > 0 {
+		return rec, &stepError{verdict: Escape, problems: []string{fmt.Sprintf("the command left processes running in a session of their own, out of its process group; the runner killed them: %s", strings.Join(o.Leftovers, ", "))}, rec: rec}
 	}
 	switch {
 	case o.TimedOut:
@@ -205,12 +209,17 @@ func (cr *caseRun) checkWriteOrder(order, renamed []string) []string {
 // beside the case's box, where the final temp-root check allows it.
 func (cr *caseRun) execRacing(ctx context.Context, rec *record) Outcome {
 	hold := cr.box + "-hold"
-	os.RemoveAll(hold)
 	if err := os.Mkdir(hold, 0o755); err != nil {
 		return Outcome{Exit: -1, Err: err}
 	}
 	defer os.RemoveAll(hold)
+	holdRoot, err := os.OpenRoot(hold)
+	if err != nil {
+		return Outcome{Exit: -1, Err: err}
+	}
+	defer holdRoot.Close()
 	rec.inv.Env = append(rec.inv.Env, spec.HoldDirEnv+"="+hold)
+	rec.inv.Writable = append(rec.inv.Writable, hold)
 	done := make(chan Outcome, 1)
 	go func() { done <- cr.impl.Exec(ctx, rec.inv) }()
 	tick := time.NewTicker(time.Millisecond)
@@ -220,14 +229,15 @@ func (cr *caseRun) execRacing(ctx context.Context, rec *record) Outcome {
 		case o := <-done:
 			return o // finished without holding: the case judges that
 		case <-tick.C:
-			if _, err := os.Stat(filepath.Join(hold, spec.HoldStaged)); err != nil {
+			if _, err := holdRoot.Lstat(spec.HoldStaged); err != nil {
 				continue
 			}
-			full := filepath.Join(cr.work, filepath.FromSlash(cr.race.Path))
-			if err := os.WriteFile(full, cr.race.Data, 0o644); err != nil {
+			// The command may have put a symlink where the raced file
+			// was: the write never goes through it.
+			if err := nofollow.Overwrite(cr.root, workRel+"/"+cr.race.Path, cr.race.Data, 0o644); err != nil {
 				cr.warn("the racing write to %s failed: %v", cr.race.Path, err)
 			}
-			if err := os.WriteFile(filepath.Join(hold, spec.HoldResume), nil, 0o644); err != nil {
+			if err := nofollow.WriteFile(holdRoot, spec.HoldResume, nil, 0o644); err != nil {
 				cr.warn("releasing the held command: %v", err)
 			}
 			return <-done

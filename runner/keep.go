@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
 )
 
 // keep writes next to a failed case's folders what a person needs to look
@@ -25,22 +29,23 @@ func (cr *caseRun) keep(res *Result) error {
 	if rec == nil || res.Failure == nil || res.Failure.Step == "setup" {
 		return nil
 	}
-	write := func(name string, data []byte) error {
-		return os.WriteFile(filepath.Join(cr.box, name), data, 0o644)
+	// Every write goes through the box's root and replaces what the
+	// implementation may have planted there (a symlink, a FIFO) without
+	// opening it.
+	write := func(name string, data []byte, mode os.FileMode) error {
+		return nofollow.WriteFile(cr.root, name, data, mode)
 	}
-	before := filepath.Join(cr.box, "before")
-	if err := os.MkdirAll(before, 0o755); err != nil {
+	if err := removeAllIn(cr.root, "before"); err != nil {
 		return err
 	}
-	if err := rec.before.Write(before); err != nil {
+	if err := rec.before.WriteIn(cr.root, "before"); err != nil {
 		return err
 	}
 	if rec.want != nil {
-		expected := filepath.Join(cr.box, "expected")
-		if err := os.MkdirAll(expected, 0o755); err != nil {
+		if err := removeAllIn(cr.root, "expected"); err != nil {
 			return err
 		}
-		if err := rec.want.Write(expected); err != nil {
+		if err := rec.want.WriteIn(cr.root, "expected"); err != nil {
 			return err
 		}
 	}
@@ -74,19 +79,29 @@ box=%s
 rm -rf "$box/run/work"
 cp -Rp "$box/before" "$box/run/work"
 %s
-`, rec.step, cr.c.Name, shellQuote(cr.box), line)
+`, commentSafe(rec.step), commentSafe(cr.c.Name), shellQuote(cr.box), line)
 		files["reproduce.sh"] = []byte(script)
 		res.Failure.Reproduce = "sh " + shellQuote(filepath.Join(cr.box, "reproduce.sh")) + "   # restores the tree, then: " + line
 	}
 	for name, data := range files {
-		if err := write(name, data); err != nil {
+		mode := os.FileMode(0o644)
+		if name == "reproduce.sh" {
+			mode = 0o755
+		}
+		if err := write(name, data, mode); err != nil {
 			return err
 		}
 	}
-	if err := os.Chmod(filepath.Join(cr.box, "reproduce.sh"), 0o755); err != nil && !os.IsNotExist(err) {
-		return err
-	}
 	var b strings.Builder
 	writeFailure(&b, res, "")
-	return write("report.txt", []byte(b.String()))
+	return write("report.txt", []byte(b.String()), 0o644)
+}
+
+// commentSafe makes s fit on one shell comment line: a name or step with
+// a newline or other control character is printed quoted, escapes visible.
+func commentSafe(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || !unicode.IsPrint(r) && r != ' ' }) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
 }

@@ -63,6 +63,11 @@ const probeRequest = `{"src":"absent.txt","src_start":"a","src_end":"b","target_
 // unknown_command. A missing or failing version command is tolerated.
 // The probes run in parallel inside dir, which must exist and be empty.
 func Probe(ctx context.Context, impl Implementation, dir string, timeout time.Duration) (Features, error) {
+	return probe(ctx, impl, dir, timeout, nil)
+}
+
+// probe is Probe with the run's isolation.
+func probe(ctx context.Context, impl Implementation, dir string, timeout time.Duration, iso *Isolation) (Features, error) {
 	patch := filepath.Join(dir, "probe.blockpatch")
 	work := filepath.Join(dir, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
@@ -82,7 +87,7 @@ func Probe(ctx context.Context, impl Implementation, dir string, timeout time.Du
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for name, inv := range probes {
-		inv.Dir = dir
+		inv.Dir, inv.Isolation, inv.Writable = dir, iso, []string{dir}
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()

@@ -3,11 +3,10 @@ package runner
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
 )
 
 // This file holds the protocols of cases/README.md: the command lines of
@@ -81,7 +80,7 @@ func (cr *caseRun) planned() *stepError {
 			}
 			planStatus = rec.doc["status"]
 			patch, _ := rec.doc["patch"].(string)
-			if err := os.WriteFile(filepath.Join(cr.inputs, cases.PlannedFile), []byte(patch), 0o644); err != nil {
+			if err := nofollow.WriteFile(cr.root, inputsRel+"/"+cases.PlannedFile, []byte(patch), 0o644); err != nil {
 				return &stepError{verdict: Error, problems: []string{err.Error()}}
 			}
 			if err := cr.saveOutside(); err != nil {
@@ -123,7 +122,7 @@ func (cr *caseRun) steps() *stepError {
 			name += " (" + s.Description + ")"
 		}
 		if len(s.Inputs) > 0 {
-			if err := s.Inputs.Write(cr.inputs); err != nil {
+			if err := s.Inputs.WriteIn(cr.root, inputsRel); err != nil {
 				return &stepError{verdict: Error, problems: []string{"writing the step's inputs: " + err.Error()}}
 			}
 			if err := cr.saveOutside(); err != nil {

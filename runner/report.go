@@ -56,6 +56,8 @@ type Certificate struct {
 	// own times.
 	Elapsed  Duration `json:"elapsed"`
 	CaseTime Duration `json:"case_time"`
+	// Isolation is how the implementation's commands ran.
+	Isolation *Isolation `json:"isolation,omitempty"`
 	// TempRoot is the run's temp folder when it was kept.
 	TempRoot string `json:"temp_root,omitempty"`
 }

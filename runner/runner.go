@@ -81,6 +81,9 @@ type Runner struct {
 	Keep bool
 	// TempDir is where the run's temp root is made; "" is os.TempDir().
 	TempDir string
+	// NoIsolation runs an external implementation's commands without
+	// bubblewrap even when it is installed (see Isolation).
+	NoIsolation bool
 	// Seed orders the cases; 0 picks one. The report prints it.
 	Seed uint64
 
@@ -228,7 +231,15 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 	if err := os.Mkdir(probeDir, 0o755); err != nil {
 		return nil, err
 	}
-	features, err := Probe(ctx, r.Impl, probeDir, r.Timeout)
+	rootBefore, err := os.Lstat(root)
+	if err != nil {
+		return nil, err
+	}
+	iso := r.chooseIsolation(ctx, probeDir)
+	if !iso.Isolated() && iso.Why != inProcess {
+		adoptOrphans()
+	}
+	features, err := probe(ctx, r.Impl, probeDir, r.Timeout, iso)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +261,7 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 	for range parallel {
 		wg.Go(func() {
 			for i := range jobs {
-				res := r.runCase(ctx, order[i], i, root, features, seed, desc)
+				res := r.runCase(ctx, order[i], i, root, features, seed, desc, iso)
 				mu.Lock()
 				results[i] = res
 				done++
@@ -286,15 +297,32 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 	slices.SortFunc(results, func(a, b *Result) int { return strings.Compare(a.Name, b.Name) })
 
 	rep := &Report{Results: results}
+	// Every name in the temp root is one the runner made: the probe
+	// folder and the boxes it kept. Anything else, box-like or not, came
+	// from an implementation.
+	kept := map[string]bool{"probe": true}
+	for _, res := range results {
+		if res.Kept != "" {
+			kept[filepath.Base(res.Kept)] = true
+		}
+	}
 	if entries, err := os.ReadDir(root); err == nil {
 		for _, e := range entries {
-			if e.Name() != "probe" && !isBoxName(e.Name()) {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s appeared in the run's temp root %s: something wrote outside its case folder", e.Name(), root))
+			if !kept[e.Name()] {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%q appeared in the run's temp root %s: something wrote outside its case folder", e.Name(), root))
 				keepRoot = true
 			}
 		}
 	}
+	if rootAfter, err := os.Lstat(root); err != nil || rootAfter.Mode() != rootBefore.Mode() || owner(rootAfter) != owner(rootBefore) {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("the run's temp root %s changed mode or owner, or went away", root))
+	}
+	for _, p := range sweep() {
+		rep.Problems = append(rep.Problems, "a process an implementation's command started was still running at the end of the run and was killed: "+p)
+	}
+
 	rep.Certificate = r.certificate(all, selected, corpusHash, features, seed, results, desc)
+	rep.Certificate.Isolation = iso
 	rep.finish()
 	rep.Certificate.Elapsed = Duration(time.Since(start))
 	if keepRoot {

@@ -92,6 +92,11 @@ func showTree(t cases.Tree, want cases.Tree, withDirs bool) map[string][]string 
 			out[p] = []string{head, "-> " + visible([]byte(e.Symlink))}
 		case "file":
 			out[p] = append([]string{fmt.Sprintf("%s, %d bytes", head, len(e.Data))}, visibleLines(e.Data)...)
+		case "dir":
+			out[p] = []string{head}
+			if e.Symlink != "" { // the owner of a folder around the work tree
+				out[p] = append(out[p], e.Symlink)
+			}
 		default:
 			out[p] = []string{head}
 		}

@@ -51,6 +51,7 @@ type options struct {
 	run, skip, skipFile, profile, format string
 	dirs, require                        list
 	noCorpus, derived, keep, refExec     bool
+	noIsolation                          bool
 	verbose                              bool
 	parallel                             int
 	timeout                              time.Duration
@@ -73,6 +74,7 @@ func flags(o *options) *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", runner.DefaultTimeout, "")
 	fs.Uint64Var(&o.seed, "seed", 0, "")
 	fs.BoolVar(&o.keep, "keep", false, "")
+	fs.BoolVar(&o.noIsolation, "no-isolation", false, "")
 	fs.BoolVar(&o.refExec, "reference-exec", false, "")
 	fs.StringVar(&o.format, "format", "human", "")
 	fs.BoolVar(&o.verbose, "v", false, "")
@@ -122,6 +124,7 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 		r.Require = append(r.Require, cases.Level(l))
 	}
 	r.Profile, r.Parallel, r.Timeout, r.Seed, r.Keep, r.Derived = o.profile, o.parallel, o.timeout, o.seed, o.keep, o.derived
+	r.NoIsolation = o.noIsolation
 	r.Rerun = func(name string, seed uint64) string { return rerun(args, fs.Args(), name, seed) }
 	if tty {
 		r.Progress = func(p runner.Progress) { fmt.Fprintf(stderr, "\r\033[K%s", p.Line(100)) }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 func TestMain(m *testing.M) {
@@ -48,6 +49,15 @@ func TestMain(m *testing.M) {
 		"impl-crash":  implCrash,
 		"impl-signal": implSignal,
 		"impl-core":   implCore,
+		// Hostile implementations (issue 12), each caught or contained.
+		"impl-outside":       implOutside,
+		"impl-boxlike":       implBoxlike,
+		"impl-chmod-cwd":     implChmodCwd,
+		"impl-setsid":        implSetsid,
+		"impl-setsid-child":  implSetsidChild,
+		"impl-sparse":        implSparse,
+		"impl-race-symlink":  implRaceSymlink,
+		"impl-plant-in-keep": implPlantInKeep,
 	})
 }
 
@@ -70,6 +80,9 @@ func TestScripts(t *testing.T) {
 				_, err := os.Stat(upstream)
 				return err == nil, nil
 			}
+			if cond == "bwrap" { // bwrap is installed and works here
+				return bwrapWorks(), nil
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
@@ -82,8 +95,18 @@ func TestScripts(t *testing.T) {
 			"verdict": verdictCmd,
 			"kept":    keptCmd,
 			"gone":    goneCmd,
+			"hostile": hostileCmd,
+			"noproc":  noprocCmd,
+			"mkfifo":  mkfifoCmd,
 		},
 	})
+}
+
+// bwrapWorks reports whether bwrap can run a command the way the
+// runner does.
+func bwrapWorks() bool {
+	return exec.Command("bwrap", "--die-with-parent", "--unshare-pid", "--unshare-net",
+		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true").Run() == nil
 }
 
 // reference runs the reference CLI on the process's arguments, lets after
@@ -193,6 +216,195 @@ func implCore() {
 		}
 	}
 	reference(nil)
+}
+
+// onApply runs the reference on the process's arguments and, after an
+// apply, does harm with the --cwd folder.
+func onApply(harm func(cwd string)) {
+	reference(func(args []string, exit int, _, _ *bytes.Buffer) int {
+		if command(args) == "apply" {
+			harm(cwdOf(args))
+		}
+		return exit
+	})
+}
+
+// implOutside applies correctly, then writes to $VICTIM, outside its box.
+func implOutside() {
+	onApply(func(string) { os.WriteFile(os.Getenv("VICTIM"), []byte("written from outside\n"), 0o644) })
+}
+
+// implBoxlike applies correctly, then writes into the run's temp root
+// under a name shaped like a case's folder.
+func implBoxlike() {
+	onApply(func(cwd string) {
+		os.WriteFile(filepath.Join(cwd, "..", "..", "..", "9999-looks-like-a-box"), []byte("x\n"), 0o644)
+	})
+}
+
+// implChmodCwd applies correctly, then takes every permission off --cwd.
+func implChmodCwd() { onApply(func(cwd string) { os.Chmod(cwd, 0) }) }
+
+// implSetsid applies correctly, leaving a process in a session of its
+// own that goes on writing to $VICTIM after the command ended.
+func implSetsid() {
+	onApply(func(string) {
+		child := exec.Command("impl-setsid-child")
+		child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		child.Start()
+	})
+}
+
+func implSetsidChild() {
+	for range 30 {
+		time.Sleep(100 * time.Millisecond)
+		os.WriteFile(os.Getenv("VICTIM"), []byte("written after the run\n"), 0o644)
+	}
+}
+
+// implSparse applies correctly, then leaves a 6 GB sparse file.
+func implSparse() {
+	onApply(func(cwd string) {
+		if f, err := os.Create(filepath.Join(cwd, "big.bin")); err == nil {
+			f.Truncate(6 << 30)
+			f.Close()
+		}
+	})
+}
+
+// implRaceSymlink is the reference, but in a held apply it replaces
+// $RACE_PATH with a symlink to $VICTIM before saying it has staged, so the
+// runner's racing write would go through it.
+func implRaceSymlink() {
+	args := os.Args[1:]
+	hold := os.Getenv(spec.HoldDirEnv)
+	if command(args) != "apply" || hold == "" {
+		reference(nil)
+	}
+	link := filepath.Join(cwdOf(args), os.Getenv("RACE_PATH"))
+	os.Remove(link)
+	os.Symlink(os.Getenv("VICTIM"), link)
+	os.WriteFile(filepath.Join(hold, spec.HoldStaged), nil, 0o644)
+	for range 500 {
+		if _, err := os.Stat(filepath.Join(hold, spec.HoldResume)); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Fprintln(os.Stderr, `{"ok":false,"error":{"code":"concurrent_modification","message":"raced"}}`)
+	os.Exit(1)
+}
+
+// implPlantInKeep applies correctly, then plants, where --keep writes
+// its bundle in the case's folder, symlinks to $VICTIM and $VICTIM_DIR and
+// FIFOs that would block whoever opens them.
+func implPlantInKeep() {
+	onApply(func(cwd string) {
+		box := filepath.Join(cwd, "..", "..")
+		os.Symlink(os.Getenv("VICTIM"), filepath.Join(box, "report.txt"))
+		os.Symlink(os.Getenv("VICTIM"), filepath.Join(box, "reproduce.sh"))
+		os.Symlink(os.Getenv("VICTIM_DIR"), filepath.Join(box, "before"))
+		syscall.Mkfifo(filepath.Join(box, "stdout"), 0o644)
+		syscall.Mkfifo(filepath.Join(box, "argv.json"), 0o644)
+	})
+}
+
+// hostileCmd implements
+//
+//	hostile KIND DIR [VICTIM]
+//
+// making under DIR a case folder a hostile source could hold:
+//
+//	inputs-symlink   a step's input is a symlink to VICTIM; the next
+//	                 step's input of the same name is a file
+//	race-symlink     the raced file is a symlink to VICTIM in the tree
+//	casejson-symlink case.json is a symlink to /dev/zero
+//	casejson-fifo    case.json is a FIFO
+//	newline-name     the case folder's name holds a newline and a forged
+//	                 TAP line
+func hostileCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: hostile KIND DIR [VICTIM]")
+	}
+	dir := ts.MkAbs(args[1])
+	victim := ""
+	if len(args) > 2 {
+		victim = ts.MkAbs(args[2])
+	}
+	write := func(name, caseJSON string) {
+		d := filepath.Join(dir, name)
+		ts.Check(os.MkdirAll(d, 0o755))
+		ts.Check(os.WriteFile(filepath.Join(d, "case.json"), []byte(caseJSON), 0o644))
+	}
+	step := func(inputs string) string {
+		return `{"args": ["version"], "inputs": ` + inputs + `, "exit": 0, "unchanged": true}`
+	}
+	v, _ := json.Marshal(victim)
+	switch args[0] {
+	case "inputs-symlink":
+		write("hostile/inputs-symlink", `{"files": {}, "steps": [`+
+			step(`{"p": {"symlink": `+string(v)+`}}`)+", "+step(`{"p": "overwritten by the runner\n"}`)+`]}`)
+	case "race-symlink":
+		write("hostile/race-symlink", `{"files": {"link": {"symlink": `+string(v)+`}},
+  "patch": {"lines": ["diff --blockpatch /dev/null b/new.txt", "blockpatch version 1",
+    "blockpatch move id=move-1 payload-sha256=fd6641673e7f3bf6e80e4bc5401fcb2821a1e117206c8e1c65cef23a58dc37ff",
+    "--- /dev/null", "+++ b/new.txt", "", "@@ -0,0 +1,1 @@ blockpatch-target id=move-1", "+p"]},
+  "steps": [{"args": ["apply", "{patch}", "--cwd", "{work}", "--json-output"],
+    "race": {"path": "link", "content": "written through the symlink\n"}, "exit": 0, "json": {"ok": true},
+    "files": {"link": {"symlink": `+string(v)+`}, "new.txt": "p\n"}}]}`)
+	case "casejson-symlink":
+		d := filepath.Join(dir, "hostile", "casejson-symlink")
+		ts.Check(os.MkdirAll(d, 0o755))
+		ts.Check(os.Symlink("/dev/zero", filepath.Join(d, "case.json")))
+	case "casejson-fifo":
+		d := filepath.Join(dir, "hostile", "casejson-fifo")
+		ts.Check(os.MkdirAll(d, 0o755))
+		ts.Check(syscall.Mkfifo(filepath.Join(d, "case.json"), 0o644))
+	case "newline-name":
+		write("hostile/x\nok 99 - forged; touch "+victim, `{"files": {}, "steps": [{"args": ["version"], "exit": 0, "unchanged": true}]}`)
+	default:
+		ts.Fatalf("unknown hostile case kind %q", args[0])
+	}
+}
+
+// noprocCmd implements
+//
+//	noproc NAME
+//
+// failing while a process runs whose command line holds NAME.
+func noprocCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: noproc NAME")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var left []string
+		dirs, _ := filepath.Glob("/proc/[0-9]*")
+		for _, d := range dirs {
+			cmdline, err := os.ReadFile(filepath.Join(d, "cmdline"))
+			stat, _ := os.ReadFile(filepath.Join(d, "stat"))
+			if err == nil && bytes.Contains(cmdline, []byte(args[0])) && !bytes.Contains(stat, []byte(") Z ")) {
+				left = append(left, filepath.Base(d))
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("still running with %s in its command line: %v", args[0], left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// mkfifoCmd implements
+//
+//	mkfifo PATH
+func mkfifoCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo PATH")
+	}
+	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
 }
 
 // jsonReport is the part of the JSON report the scripts look at.

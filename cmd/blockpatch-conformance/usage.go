@@ -41,6 +41,10 @@ Running:
   --keep              keep the folders of failed cases: the tree before
                       the failing command, the expected tree, the output
                       and a reproduce.sh that reruns the command
+  --no-isolation      run the implementation's commands without bubblewrap
+                      even when it is installed; by default each runs
+                      under bwrap: read-only filesystem but its case's
+                      folder, own PID namespace, no network
   --reference-exec    certify the embedded reference by starting this
                       program again as a blockpatch process for each
                       command, instead of calling it in process

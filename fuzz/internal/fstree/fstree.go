@@ -5,71 +5,59 @@ package fstree
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
 // Write creates every file of t under dir with mode 0644, creating folders
-// as needed.
+// as needed, never writing through a symlink (cases.Tree.Write).
 func Write(dir string, t reference.MapFiles) error {
+	tree := cases.Tree{}
 	for p, data := range t {
-		name := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(name, data, 0o644); err != nil {
-			return err
-		}
-		if err := os.Chmod(name, 0o644); err != nil {
-			return err
-		}
+		tree[p] = cases.Entry{Data: data, Mode: 0o644}
 	}
-	return nil
+	return tree.Write(dir)
 }
 
 // Tree is what Read finds: the regular files with their bytes, and the
-// entries that are neither files nor folders (symlinks, FIFOs), by kind.
+// entries that are neither files nor folders (symlinks, FIFOs, files too
+// large to read), by kind.
 type Tree struct {
 	Files reference.MapFiles
 	Modes map[string]fs.FileMode
 	Other map[string]string
 }
 
-// Read reads every regular file under dir.
+// Read reads every regular file under dir with the certifier's bounded
+// reader (cases.ReadTreeIn under cases.DefaultReadLimits): FIFOs and
+// devices are never opened, and files above the size limit are never read.
 func Read(dir string) (Tree, error) {
 	t := Tree{Files: reference.MapFiles{}, Modes: map[string]fs.FileMode{}, Other: map[string]string{}}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return t, err
+	}
+	defer r.Close()
+	read, unread, err := cases.ReadTreeIn(r, ".", cases.DefaultReadLimits, "")
+	if err != nil {
+		return t, err
+	}
+	for p, e := range read {
+		switch e.Kind() {
+		case "file":
+			t.Files[p] = e.Data
+			t.Modes[p] = e.Mode
+		case "symlink":
+			t.Other[p] = "symlink"
 		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil || rel == "." {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.IsDir():
-			return nil
-		case d.Type().IsRegular():
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			t.Files[rel] = data
-			t.Modes[rel] = info.Mode().Perm()
-		default:
-			t.Other[rel] = d.Type().String()
-		}
-		return nil
-	})
-	return t, err
+	}
+	for p, what := range unread {
+		t.Other[p] = what
+	}
+	return t, nil
 }
 
 // Equal reports whether two trees hold the same files, bytes and modes.

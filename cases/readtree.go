@@ -1,0 +1,190 @@
+package cases
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// ReadLimits bound what a tree read may cost, whatever is on disk: a tree
+// left by a hostile implementation may hold a 6 GB sparse file, a FIFO or a
+// million entries.
+type ReadLimits struct {
+	// Entries is the most entries (files, symlinks, folders) a tree holds.
+	Entries int
+	// FileSize is the largest file read; a larger one is left unread.
+	FileSize int64
+	// TotalSize is the most bytes read over the whole tree.
+	TotalSize int64
+}
+
+// DefaultReadLimits are the limits of ReadTree, and of the certifier's
+// reads: far above any case's tree, and low enough that a run stays within
+// a few hundred MiB.
+var DefaultReadLimits = ReadLimits{Entries: 20000, FileSize: 16 << 20, TotalSize: 32 << 20}
+
+// Unread maps the paths a tree read saw but did not read to what they are:
+// "fifo", "device", "socket", or a file too large to read ("a sparse file of
+// 6442450944 bytes ..."). Such files are never opened for reading.
+type Unread map[string]string
+
+// ReadTreeIn reads the tree under the folder dir (a slash path) of r, as
+// ReadTree does, within lim, leaving out what the folder skip (a path
+// relative to dir, or "") holds. Files that are neither regular files,
+// symlinks nor folders, and files above lim.FileSize, are reported in Unread
+// and not in the Tree. More than lim.Entries entries or lim.TotalSize bytes
+// is an error. Only folders are followed into, never symlinks.
+func ReadTreeIn(r *os.Root, dir string, lim ReadLimits, skip string) (Tree, Unread, error) {
+	rd := &treeReader{r: r, lim: lim, tree: Tree{}, unread: Unread{}, skip: skip}
+	if err := rd.walk(dir, ""); err != nil {
+		return nil, nil, err
+	}
+	return rd.tree, rd.unread, nil
+}
+
+type treeReader struct {
+	r      *os.Root
+	lim    ReadLimits
+	tree   Tree
+	unread Unread
+	skip   string
+	total  int64
+	count  int
+}
+
+// walk reads the folder root/rel (rel relative to the tree's root).
+func (rd *treeReader) walk(root, rel string) error {
+	f, err := rd.r.Open(path.Join(root, rel))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for {
+		entries, err := f.ReadDir(256)
+		for _, d := range entries {
+			p := path.Join(rel, d.Name())
+			if err := rd.entry(root, p); err != nil {
+				return err
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (rd *treeReader) entry(root, p string) error {
+	if rd.count++; rd.count > rd.lim.Entries {
+		return fmt.Errorf("more than %d entries in the tree: not read", rd.lim.Entries)
+	}
+	full := path.Join(root, p)
+	info, err := rd.r.Lstat(full)
+	if err != nil {
+		return err
+	}
+	switch m := info.Mode(); {
+	case m.IsDir():
+		rd.tree[p] = Entry{Dir: true, Mode: m.Perm()}
+		if p == rd.skip {
+			return nil // the folder itself is read, not what it holds
+		}
+		return rd.walk(root, p)
+	case m&fs.ModeSymlink != 0:
+		target, err := rd.r.Readlink(full)
+		if err != nil {
+			return err
+		}
+		rd.tree[p] = Entry{Symlink: target}
+	case m.IsRegular():
+		if info.Size() > rd.lim.FileSize {
+			rd.unread[p] = tooLarge(info, rd.lim.FileSize)
+			return nil
+		}
+		data, what, err := rd.read(full, info.Size())
+		if err != nil {
+			return err
+		}
+		if what != "" {
+			rd.unread[p] = what
+			return nil
+		}
+		rd.tree[p] = Entry{Data: data, Mode: m.Perm()}
+	default:
+		rd.unread[p] = fileKind(m)
+	}
+	return nil
+}
+
+// read reads one regular file of the size Lstat gave, or says why not.
+// It opens without blocking, checks the opened file is still a regular
+// file, and reads no more than the limits allow, however it grows.
+func (rd *treeReader) read(name string, size int64) ([]byte, string, error) {
+	if rd.total+size > rd.lim.TotalSize {
+		return nil, "", fmt.Errorf("the tree holds more than %d bytes: not read", rd.lim.TotalSize)
+	}
+	f, err := rd.r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, "", err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fileKind(info.Mode()), nil
+	}
+	room := min(rd.lim.FileSize, rd.lim.TotalSize-rd.total)
+	data, err := io.ReadAll(io.LimitReader(f, room+1))
+	if err != nil {
+		return nil, "", err
+	}
+	if int64(len(data)) > room {
+		return nil, fmt.Sprintf("a file that grew past %d bytes while read", room), nil
+	}
+	rd.total += int64(len(data))
+	return data, "", nil
+}
+
+func tooLarge(info fs.FileInfo, limit int64) string {
+	what := "a file"
+	if alloc, ok := allocated(info); ok && alloc < info.Size() {
+		what = fmt.Sprintf("a sparse file (%d bytes allocated)", alloc)
+	}
+	return fmt.Sprintf("%s of %d bytes, above the %d bytes a tree file may hold", what, info.Size(), limit)
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "fifo (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsRegular():
+		return "file"
+	}
+	return "file of type " + m.Type().String()
+}
+
+// describe lists unread entries for an error message.
+func (u Unread) describe() string {
+	var parts []string
+	for _, p := range slices.Sorted(maps.Keys(u)) {
+		parts = append(parts, fmt.Sprintf("%s: %s", p, u[p]))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package runner
+
+import "io/fs"
+
+func owner(info fs.FileInfo) string { return "" }
