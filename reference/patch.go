@@ -118,13 +118,3 @@ func (p *Patch) hunk(r Role) *Hunk {
 	}
 	return nil
 }
-
-// sourceSection and targetSection return the sections holding each side.
-func (p *Patch) section(r Role) *Section {
-	for _, s := range p.Sections {
-		if s.Hunk(r) != nil {
-			return s
-		}
-	}
-	return nil
-}

@@ -309,32 +309,6 @@ func checkPlannedMove(c moveCase, st *propertyStats) *gopter.PropResult {
 	return pass
 }
 
-// crossesInsertion reports whether the source context of a same-file move
-// reaches past the insertion point.
-func crossesInsertion(m *Move, r MoveResult) bool {
-	ps, pe, ip := r.SourceRange.Start, r.SourceRange.End, *r.InsertIndex
-	return ip >= pe && pe+len(m.Source.After) > ip || ip <= ps && ps-len(m.Source.Before) < ip
-}
-
-func statusOf(p *Plan) Status {
-	if p == nil {
-		return ""
-	}
-	return p.Result.Status
-}
-
-func mustMove(patch []byte) *Move {
-	p, err := Parse(patch)
-	if err != nil {
-		panic(err)
-	}
-	m, err := p.Resolve(1)
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
-
 // TestPlannerProperty runs the planner over generated trees and requests.
 // The seed is fixed so runs repeat; -seed=N explores others, and a failure
 // prints the seed to rerun it with. Requests the oracle rejects are

@@ -3,9 +3,7 @@ package reference
 import (
 	"encoding/hex"
 	"encoding/json"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -93,112 +91,6 @@ func TestPlanWalkthrough(t *testing.T) {
 		t.Fatalf("retry: %s, want already_applied", retry.Result.Status)
 	}
 }
-
-// sharedDir is the project's shared reference material, beside the
-// checkout; tests that read it skip when it is absent.
-const sharedDir = "../../shared/upstream-1.1.0"
-
-func needShared(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(sharedDir); err != nil {
-		t.Skipf("upstream material not available: %v", err)
-	}
-}
-
-// readTreeDir loads a directory into a MapFiles, skipping .gitkeep.
-func readTreeDir(t *testing.T, dir string) MapFiles {
-	t.Helper()
-	tree := MapFiles{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == ".gitkeep" {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		tree[filepath.ToSlash(rel)] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tree
-}
-
-// upstreamRequests are hand-written requests for the upstream examples and
-// conformance cases whose patch a request can express; planning each must
-// reproduce the published patch byte for byte.
-var upstreamRequests = []struct {
-	name, request string
-}{
-	{"examples/same-file-relocation",
-		`{"src":"file.txt","src_start":"move","src_end":" me\n","target_before":"target\n"}`},
-	{"examples/cross-file-relocation",
-		`{"src":"source.txt","src_start":"function movedThing() {\n","src_end":"}\n","dst":"target.txt",
-		  "target_before":"class Target {\n  method() {}\n","target_after":"}\n"}`},
-	{"examples/insert-existing-file",
-		`{"src":"/dev/null","dst":"file.txt","payload":"inserted line\n","target_before":"alpha\n","target_after":"omega\n"}`},
-	{"examples/delete-existing-file",
-		`{"src":"file.txt","src_start":"remove","src_end":"me\n","dst":"/dev/null"}`},
-	{"examples/create-file",
-		`{"src":"/dev/null","dst":"file.txt","payload":"created file\n","mode":"create_file"}`},
-	{"examples/remove-file",
-		`{"src":"file.txt","dst":"/dev/null","mode":"remove_file",
-		  "expected_payload_sha256":"4da5a83256114db88b111676cf3b2f4a04f202d3d7fc99417cac1ba5145713e2"}`},
-	{"conformance/cases/same-file-relocation",
-		`{"src":"file.txt","src_start":"move me","src_end":"\n","target_before":"target\n"}`},
-	{"conformance/cases/cross-file-relocation",
-		`{"src":"source.txt","src_start":"function","src_end":"}\n","dst":"target.txt",
-		  "target_before":"class Target {\n  method() {}\n","target_after":"}"}`},
-	{"conformance/cases/crlf",
-		`{"src":"file.txt","src_start":"move","src_end":"me\r\n","target_before":"target\r\n"}`},
-	{"conformance/cases/no-trailing-newline",
-		`{"src":"file.txt","src_start":"move","src_end":"me\n","target_after":"target"}`},
-	{"conformance/cases/insert-existing-file",
-		`{"src":"/dev/null","dst":"file.txt","payload":"inserted line\n","target_before":"pha\n","target_after":"om"}`},
-	{"conformance/cases/delete-existing-file",
-		`{"src":"file.txt","src_start":"remove me","src_end":"\n","dst":"/dev/null"}`},
-	{"conformance/cases/create-file",
-		`{"src":"/dev/null","dst":"file.txt","payload":"created file\n","mode":"create_file"}`},
-	{"conformance/cases/remove-file",
-		`{"src":"file.txt","dst":"/dev/null","mode":"remove_file"}`},
-}
-
-// upstreamCase is the part of an upstream case.json this test reads.
-type upstreamCase struct {
-	Patch         string            `json:"patch"`
-	Files         map[string]string `json:"files"`
-	ExpectedFiles map[string]string `json:"expected_files"`
-}
-
-func loadUpstream(t *testing.T, name string) (patch string, before, after MapFiles) {
-	t.Helper()
-	dir := filepath.Join(sharedDir, filepath.FromSlash(name))
-	if strings.HasPrefix(name, "examples/") {
-		data, err := os.ReadFile(filepath.Join(dir, "patch.blockpatch"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data), readTreeDir(t, filepath.Join(dir, "work")), readTreeDir(t, filepath.Join(dir, "expected"))
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "case.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c upstreamCase
-	if err := json.Unmarshal(data, &c); err != nil {
-		t.Fatal(err)
-	}
-	before, after = MapFiles{}, MapFiles{}
-	for k, v := range c.Files {
-		before[k] = []byte(v)
-	}
-	for k, v := range c.ExpectedFiles {
-		after[k] = []byte(v)
-	}
-	return c.Patch, before, after
-}
-
-func ptr(i int) *int { return &i }
 
 // upstreamPlan is one row of testdata/planner_upstream.json: a tree (file
 // bytes in hex), a request, and what upstream 1.1.1 printed for it on

@@ -11,14 +11,6 @@ func partialDuplicate(src, dst string, source, target Range, sum string) *Error 
 		PayloadSHA256: sum, SuggestedAction: "review_then_remove_source"}
 }
 
-// targetOverlaps is the error of a same-file target anchor that overlaps
-// the payload it would receive.
-func targetOverlaps(path string, source, anchor Range) *Error {
-	return &Error{Code: TargetOverlapsSource, Phase: "target", Path: path,
-		SourceRange: &source, TargetRange: &anchor,
-		Message: "the target anchor overlaps the source payload in " + path}
-}
-
 // sourceNotFound is the error of a source that is not in path.
 func sourceNotFound(path string) *Error {
 	return &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: anchorSource, NoMatches: true,
