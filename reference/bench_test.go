@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func BenchmarkApply64MiB(b *testing.B) {
 		if err != nil || plan.Result.Status != StatusApplied {
 			b.Fatalf("%v %v", err, plan)
 		}
-		if err := ws.Commit(plan.Changes); err != nil {
+		if err := Apply(context.Background(), ws, plan); err != nil {
 			b.Fatal(err)
 		}
 		reverse = !reverse

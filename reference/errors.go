@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -70,7 +69,7 @@ type Error struct {
 	Path             string  `json:"path,omitempty"`
 	Phase            string  `json:"phase,omitempty"`
 	Anchor           string  `json:"anchor,omitempty"`
-	Matches          int     `json:"matches,omitempty"`
+	Matches          *int    `json:"matches,omitempty"` // nil when nothing was counted
 	MatchesTruncated bool    `json:"matches_truncated,omitempty"`
 	Ranges           []Range `json:"ranges,omitempty"`
 	LineRanges       []Range `json:"line_ranges,omitempty"`
@@ -79,39 +78,13 @@ type Error struct {
 	PayloadSHA256    string  `json:"payload_sha256,omitempty"`
 	SuggestedAction  string  `json:"suggested_action,omitempty"`
 
-	// NoMatches makes a zero Matches appear in JSON: a search that found
-	// nothing reports "matches": 0.
-	NoMatches bool `json:"-"`
-
 	// Err is the underlying cause, such as an *fs.PathError.
 	Err error `json:"-"`
 }
 
-// MarshalJSON writes the error's details in the spec's order, omitting
-// zero values except a counted "matches": 0.
-func (e *Error) MarshalJSON() ([]byte, error) {
-	var matches *int
-	if e.Matches != 0 || e.NoMatches {
-		matches = &e.Matches
-	}
-	return json.Marshal(struct {
-		Code             Code    `json:"code"`
-		Message          string  `json:"message"`
-		Field            string  `json:"field,omitempty"`
-		Path             string  `json:"path,omitempty"`
-		Phase            string  `json:"phase,omitempty"`
-		Anchor           string  `json:"anchor,omitempty"`
-		Matches          *int    `json:"matches,omitempty"`
-		MatchesTruncated bool    `json:"matches_truncated,omitempty"`
-		Ranges           []Range `json:"ranges,omitempty"`
-		LineRanges       []Range `json:"line_ranges,omitempty"`
-		SourceRange      *Range  `json:"source_range,omitempty"`
-		TargetRange      *Range  `json:"target_range,omitempty"`
-		PayloadSHA256    string  `json:"payload_sha256,omitempty"`
-		SuggestedAction  string  `json:"suggested_action,omitempty"`
-	}{e.Code, e.Message, e.Field, e.Path, e.Phase, e.Anchor, matches, e.MatchesTruncated,
-		e.Ranges, e.LineRanges, e.SourceRange, e.TargetRange, e.PayloadSHA256, e.SuggestedAction})
-}
+// counted is an Error's Matches: a search that found nothing reports
+// "matches": 0.
+func counted(n int) *int { return &n }
 
 func (e *Error) Error() string { return e.Message }
 

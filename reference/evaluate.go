@@ -307,7 +307,7 @@ func (e *evaluation) anchor(data []byte) (int, error) {
 	am := Find(data, anchor)
 	switch {
 	case am.Count == 0 || len(anchor) == 0:
-		return 0, &Error{Code: TargetNotFound, Phase: "target", Path: e.m.Dst, Anchor: anchorTarget, NoMatches: true,
+		return 0, &Error{Code: TargetNotFound, Phase: "target", Path: e.m.Dst, Anchor: anchorTarget, Matches: counted(0),
 			Message: "target anchor not found in " + e.m.Dst}
 	case !am.Unique():
 		return 0, withAnchor(ambiguous(TargetAmbiguous, "target", e.m.Dst, data, am), anchorTarget)

@@ -13,7 +13,7 @@ func partialDuplicate(src, dst string, source, target Range, sum string) *Error 
 
 // sourceNotFound is the error of a source that is not in path.
 func sourceNotFound(path string) *Error {
-	return &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: anchorSource, NoMatches: true,
+	return &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: anchorSource, Matches: counted(0),
 		Message: "source block not found in " + path}
 }
 
@@ -47,7 +47,7 @@ func ambiguous(code Code, phase, path string, data []byte, m Matches) *Error {
 		what = "target anchor"
 	}
 	count := strconvCount(m)
-	return &Error{Code: code, Phase: phase, Path: path, Matches: m.Count, MatchesTruncated: m.Truncated,
+	return &Error{Code: code, Phase: phase, Path: path, Matches: counted(m.Count), MatchesTruncated: m.Truncated,
 		Ranges: m.Ranges, LineRanges: LineRanges(data, m.Ranges),
 		Message: what + " is ambiguous in " + path + ": " + count + " matches"}
 }

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -154,7 +155,7 @@ func applyOnDisk(t *testing.T, root, patch string, hook func()) error {
 	if err != nil {
 		return err
 	}
-	return ws.Commit(plan.Changes)
+	return Apply(context.Background(), ws, plan)
 }
 
 func TestCommitWritesAndModes(t *testing.T) {

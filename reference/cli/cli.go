@@ -175,11 +175,10 @@ func (r *run) patch() error {
 // finish commits a plan unless told not to, and prints the result.
 func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) error {
 	r.finishing()
-	if !dry && len(plan.Changes) > 0 {
-		if err := ws.CommitContext(r.ctx, plan.Changes); err != nil {
+	if !dry {
+		if err := reference.Apply(r.ctx, ws, plan); err != nil {
 			return err
 		}
-		plan.Result.Written = true
 	}
 	if dry && fault.On(fault.WrittenOnDryRun) {
 		plan.Result.Written = true
