@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // Workspace is the filesystem layer. It resolves operation paths inside a
@@ -72,9 +70,6 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		if errors.Is(err, &Error{Code: FileNotFound}) {
 			w.seen[path] = snapshot{absent: true}
-			if fault.On(fault.MissingFileIsEmpty) {
-				return []byte{}, nil
-			}
 		}
 		return nil, err
 	}
@@ -83,7 +78,7 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 		return nil, fsError(err, path, "io")
 	}
 	w.seen[path] = snapshot{data: data, info: info}
-	return normalise(data), nil
+	return data, nil
 }
 
 // readRegular reads a file that Lstat showed to be regular, and returns the
@@ -129,11 +124,6 @@ func (w *Workspace) resolve(path string) (string, error) {
 		if err != nil {
 			return "", fsError(err, path, "path")
 		}
-		if info.Mode()&fs.ModeSymlink != 0 && fault.On(fault.FollowSymlinks) {
-			if info, err = os.Stat(cur); err != nil {
-				return "", fsError(err, path, "path")
-			}
-		}
 		switch mode := info.Mode(); {
 		case mode&fs.ModeSymlink != 0:
 			return "", &Error{Code: SymlinkPath, Phase: "path", Path: path,
@@ -147,11 +137,6 @@ func (w *Workspace) resolve(path string) (string, error) {
 		}
 	}
 	return cur, nil
-}
-
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // fsError maps an operating-system error to a spec code.
@@ -211,9 +196,6 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 	for _, c := range changes {
 		full := filepath.Join(w.root, filepath.FromSlash(c.Path))
 		s := staged{change: c, full: full}
-		if err := faultGuard(full); err != nil {
-			return err
-		}
 		if !c.Remove {
 			if c.Create {
 				dirs, err := w.makeParents(c.Path, full)
@@ -223,9 +205,6 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 				}
 			}
 			mode := fs.FileMode(0o644)
-			if fault.On(fault.CreatedFileMode0600) {
-				mode = 0o600
-			}
 			if snap, ok := w.seen[c.Path]; ok && !snap.absent {
 				mode = snap.info.Mode().Perm()
 			}
@@ -241,11 +220,6 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 	if err := w.verify(changes); err != nil {
 		return err
 	}
-	if fault.On(fault.SourceRenamedFirst) {
-		for i, j := 0, len(stages)-1; i < j; i, j = i+1, j-1 {
-			stages[i], stages[j] = stages[j], stages[i]
-		}
-	}
 	for i := range stages {
 		s := &stages[i]
 		if !w.statUnchanged(s.change.Path) { // cheap re-check between renames
@@ -255,11 +229,6 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 		switch {
 		case s.change.Remove:
 			err = os.Remove(s.full)
-		case fault.On(fault.WriteInPlace):
-			err = os.WriteFile(s.full, s.change.Bytes(), 0o644)
-		case fault.On(fault.LeaveTempFile):
-			err = os.WriteFile(s.full, s.change.Bytes(), 0o644)
-			s.temp = "" // the copy's source stays behind
 		default:
 			err = os.Rename(s.temp, s.full)
 			if err == nil {
@@ -269,15 +238,6 @@ func (w *Workspace) Commit(changes []Change) (err error) {
 		if err != nil {
 			return fsError(err, s.change.Path, "io")
 		}
-	}
-	return nil
-}
-
-// faultGuard keeps a deliberately broken reference from writing outside
-// the system's temp directory, where test trees live.
-func faultGuard(full string) error {
-	if fault.Active() && !within(os.TempDir(), full) {
-		return &Error{Code: IOError, Phase: "io", Message: "a mutant may write only below " + os.TempDir()}
 	}
 	return nil
 }

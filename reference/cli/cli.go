@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
@@ -63,8 +62,6 @@ func Run(args []string, env Env) int {
 		e = &reference.Error{Code: reference.UnexpectedError, Message: err.Error()}
 	}
 	switch {
-	case fault.On(fault.MalformedErrorJSON) && wantsJSON(args):
-		fmt.Fprintf(env.Stderr, "{\"ok\":false,\"error\":%s}\n", e.Code)
 	case wantsJSON(args):
 		writeJSON(env.Stderr, struct {
 			OK    bool             `json:"ok"`
@@ -72,9 +69,6 @@ func Run(args []string, env Env) int {
 		}{false, e})
 	default:
 		fmt.Fprintf(env.Stderr, "blockpatch: %s\n", e.Message)
-	}
-	if fault.On(fault.ExitZeroOnFailure) {
-		return 0
 	}
 	return 1
 }
@@ -156,12 +150,6 @@ func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) er
 			return err
 		}
 		plan.Result.Written = true
-	}
-	if dry && fault.On(fault.WrittenOnDryRun) {
-		plan.Result.Written = true
-	}
-	if fault.On(fault.ChangedListsUnchanged) {
-		plan.Result.Changed = plan.Result.Affected
 	}
 	if r.o.jsonOutput {
 		return writeJSON(r.env.Stdout, plan.Result)
