@@ -92,7 +92,7 @@ func (b *Builder) Build(ctx context.Context, m Mutant) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "blockpatch")
-	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovFile, "-o", bin, Package)
+	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovFile, "-ldflags=-s -w", "-o", bin, Package)
 	cmd.Dir = b.Module
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
