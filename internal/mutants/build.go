@@ -97,6 +97,7 @@ func (b *Builder) Build(ctx context.Context, m Mutant) (string, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
+		os.RemoveAll(dir)
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}

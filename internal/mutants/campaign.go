@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -148,6 +149,9 @@ func (c *Campaign) Run(ctx context.Context, ms []Mutant) ([]Record, error) {
 			todo = append(todo, m)
 		}
 	}
+	// In an order that mixes files and operators, so an interrupted
+	// campaign has still sampled the whole of the code.
+	slices.SortStableFunc(todo, func(a, b Mutant) int { return cmp.Compare(nameHash(a.Name), nameHash(b.Name)) })
 	out, err := os.OpenFile(c.Results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, err
@@ -187,6 +191,9 @@ func (c *Campaign) Run(ctx context.Context, ms []Mutant) ([]Record, error) {
 		return first
 	}
 	c.Builder.Each(ctx, todo, c.Parallel, func(m Mutant, impl *runner.Command, err error) {
+		if ctx.Err() != nil {
+			return // interrupted: not recorded, judged again next time
+		}
 		t0 := time.Now()
 		rec := Record{Name: m.Name, Mistake: m.Mistake, DiffSum: diffSum(m)}
 		switch {

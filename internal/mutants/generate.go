@@ -336,11 +336,15 @@ func Sample(ms []Mutant, n int) []Mutant {
 	}
 	var out []Mutant
 	for _, m := range ms {
-		h := fnv.New32a()
-		h.Write([]byte(m.Name))
-		if h.Sum32()%uint32(n) == 0 {
+		if nameHash(m.Name)%uint32(n) == 0 {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+func nameHash(name string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return h.Sum32()
 }
