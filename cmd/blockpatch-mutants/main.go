@@ -30,6 +30,8 @@ func main() {
 	flag.StringVar(&o.Report, "report", "internal/mutants/testdata/mechanical-report.md", "mechanical: markdown report written at the end")
 	flag.StringVar(&o.Verdicts, "verdicts", "internal/mutants/testdata/mechanical-verdicts.txt", "mechanical: hand-reviewed verdicts on survivors")
 	flag.BoolVar(&o.ReportOnly, "report-only", false, "mechanical: rewrite the report from the results file without judging")
+	flag.StringVar(&o.CorpusHash, "corpus-hash", "", "mechanical, with -report-only: the corpus hash the results were judged with, when not the current corpus")
+	flag.StringVar(&o.Note, "note", "", "mechanical: a sentence added to the report")
 	flag.Parse()
 	if *run != "" {
 		re, err := regexp.Compile(*run)

@@ -24,6 +24,8 @@ type Options struct {
 	Report     string
 	Verdicts   string
 	ReportOnly bool
+	CorpusHash string // report-only: the corpus the results were judged with, when not the current one
+	Note       string // report-only: a sentence added to the report
 	Stdout     io.Writer
 	Stderr     io.Writer
 }
@@ -66,10 +68,14 @@ func Main(ctx context.Context, o Options) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	generated := len(ms)
 	ms = pick(Sample(ms, o.Sample))
 	_, corpusHash, err := newCampaignRunner().Load()
 	if err != nil {
 		return false, err
+	}
+	if o.CorpusHash != "" {
+		corpusHash = o.CorpusHash
 	}
 	start := time.Now()
 	var recs []Record
@@ -99,16 +105,19 @@ func Main(ctx context.Context, o Options) (bool, error) {
 		return false, err
 	}
 	var buf bytes.Buffer
-	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name; each judged by the embedded corpus until its first failing case.", GenerateDirs, max(o.Sample, 1))
-	if err := WriteReport(&buf, recs, v, corpusHash, how); err != nil {
+	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", GenerateDirs, max(o.Sample, 1))
+	if o.Note != "" {
+		how += " " + o.Note
+	}
+	if err := WriteReport(&buf, Report{Records: recs, Verdicts: v, CorpusHash: corpusHash, Generated: generated, Selected: len(ms), How: how}); err != nil {
 		return false, err
 	}
 	if err := os.WriteFile(o.Report, buf.Bytes(), 0o644); err != nil {
 		return false, err
 	}
 	s := Summarise(recs, v)
-	fmt.Fprintf(o.Stdout, "%d mutants: %d killed, %d timed out, %d survived (%d equivalent, %d unreviewed), %d not compiling; kill rate %.1f%%; %s; report %s\n",
-		s.Generated, s.Killed, s.TimedOut, s.Survived, s.Equivalent, s.Unreviewed, s.BuildFailed, s.KillRate(), time.Since(start).Round(time.Second), o.Report)
+	fmt.Fprintf(o.Stdout, "%d mutants: %d killed, %d timed out, %d survived (%d equivalent, %d unreviewed), %d not compiling; kill rate %.1f%% (%.1f%% with the cases added for survivors); %s; report %s\n",
+		s.Generated, s.Killed, s.TimedOut, s.Survived, s.Equivalent, s.Unreviewed, s.BuildFailed, s.KillRate(), s.KillRateAfterReview(), time.Since(start).Round(time.Second), o.Report)
 	return true, nil
 }
 

@@ -50,6 +50,9 @@ const Unreviewed = "unreviewed"
 // Summary counts a campaign's records.
 type Summary struct {
 	Generated, Killed, TimedOut, Survived, Equivalent, Unreviewed, BuildFailed, Stale, Errors int
+	// KilledByAdded counts survivors whose verdict names a case added for
+	// them ("killed by ...").
+	KilledByAdded int
 }
 
 // Summarise counts records, taking survivors' verdicts from v.
@@ -69,6 +72,8 @@ func Summarise(recs []Record, v Verdicts) Summary {
 				s.Unreviewed++
 			case Equivalent(verdict):
 				s.Equivalent++
+			case strings.HasPrefix(verdict, "killed by"):
+				s.KilledByAdded++
 			}
 		case BuildFailed:
 			s.BuildFailed++
@@ -79,6 +84,16 @@ func Summarise(recs []Record, v Verdicts) Summary {
 		}
 	}
 	return s
+}
+
+// KillRateAfterReview counts the survivors killed by the cases added for
+// them as killed.
+func (s Summary) KillRateAfterReview() float64 {
+	judged := s.Killed + s.TimedOut + s.Survived - s.Equivalent
+	if judged == 0 {
+		return 0
+	}
+	return 100 * float64(s.Killed+s.TimedOut+s.KilledByAdded) / float64(judged)
 }
 
 // KillRate is the share of non-equivalent, compiling, judged mutants that
@@ -105,8 +120,19 @@ func ReportCorpus(report []byte) string {
 	return ""
 }
 
+// Report is what the markdown report of a mechanical campaign is made of.
+type Report struct {
+	Records    []Record // the judged mutants
+	Verdicts   Verdicts
+	CorpusHash string // of the corpus the records were judged with
+	Generated  int    // mutants generated from the code
+	Selected   int    // of which the campaign set out to judge (the sample)
+	How        string // a sentence on how the mutants were made and judged
+}
+
 // WriteReport writes the markdown report of a mechanical campaign.
-func WriteReport(w io.Writer, recs []Record, v Verdicts, corpusHash, how string) error {
+func WriteReport(w io.Writer, rep Report) error {
+	recs, v, corpusHash, how := rep.Records, rep.Verdicts, rep.CorpusHash, rep.How
 	s := Summarise(recs, v)
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "# Mechanical mutants of the reference\n\n")
@@ -117,13 +143,16 @@ func WriteReport(w io.Writer, recs []Record, v Verdicts, corpusHash, how string)
 		fmt.Fprintf(b, "%s\n\n", how)
 	}
 	fmt.Fprintf(b, "| | mutants |\n| --- | ---: |\n")
-	fmt.Fprintf(b, "| generated | %d |\n| killed | %d |\n| timed out (killed by a timeout) | %d |\n| survived | %d |\n", s.Generated, s.Killed, s.TimedOut, s.Survived)
+	fmt.Fprintf(b, "| generated from the code | %d |\n| selected for this campaign | %d |\n| judged | %d |\n", rep.Generated, rep.Selected, s.Generated)
+	fmt.Fprintf(b, "| killed | %d |\n| timed out (killed by a timeout) | %d |\n| survived | %d |\n", s.Killed, s.TimedOut, s.Survived)
 	fmt.Fprintf(b, "| of which equivalent | %d |\n| of which unreviewed | %d |\n| not compiling (not counted) | %d |\n", s.Equivalent, s.Unreviewed, s.BuildFailed)
 	if s.Stale+s.Errors > 0 {
 		fmt.Fprintf(b, "| stale or not judged | %d |\n", s.Stale+s.Errors)
 	}
-	fmt.Fprintf(b, "\nKill rate over non-equivalent mutants that compile: **%.1f%%** (%d of %d).\n\n",
-		s.KillRate(), s.Killed+s.TimedOut, s.Killed+s.TimedOut+s.Survived-s.Equivalent)
+	judged := s.Killed + s.TimedOut + s.Survived - s.Equivalent
+	fmt.Fprintf(b, "\nKill rate over non-equivalent mutants that compile: **%.1f%%** (%d of %d) by the corpus the campaign ran with; "+
+		"**%.1f%%** (%d of %d) with the cases added for survivors (verdict \"killed by\").\n\n",
+		s.KillRate(), s.Killed+s.TimedOut, judged, s.KillRateAfterReview(), s.Killed+s.TimedOut+s.KilledByAdded, judged)
 	ops := map[string][2]int{}
 	for _, r := range recs {
 		parts := strings.Split(r.Name, ":")
