@@ -13,33 +13,33 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/mutants"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
-// mutantEnv makes the test binary act as the reference CLI with one
-// internal/fault mistake switched on: a realistic broken implementation,
-// run as a separate process like any external one.
-const mutantEnv = "BLOCKPATCH_FUZZ_TEST_MUTANT"
-
-func TestMain(m *testing.M) {
-	if name := os.Getenv(mutantEnv); name != "" {
-		if name != "none" {
-			fault.Activate(fault.Name(name))
-		}
-		os.Exit(embedded.Main(os.Args[1:]))
-	}
-	os.Exit(m.Run())
-}
-
-// mutant is the test binary as an implementation with fault name.
-func mutant(t *testing.T, name fault.Name) *runner.Command {
+// mutant builds the hand-written mutant name (internal/mutants) as an
+// implementation: a realistic broken reference, run as a separate process
+// like any external one.
+func mutant(t *testing.T, name string) *runner.Command {
 	t.Helper()
-	exe, err := os.Executable()
+	ms, err := mutants.Hand()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := runner.NewCommand([]string{exe}, mutantEnv+"="+string(name))
+	i := slices.IndexFunc(ms, func(m mutants.Mutant) bool { return m.Name == name })
+	if i < 0 {
+		t.Fatalf("no hand-written mutant %s", name)
+	}
+	root, err := mutants.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &mutants.Builder{Module: root, Dir: t.TempDir()}
+	bin, err := b.Build(context.Background(), ms[i])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := runner.NewCommand([]string{bin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,8 +132,8 @@ func TestCampaignFindsPlantedBugs(t *testing.T) {
 		want string
 	}{
 		{"wrapper rewriting target_ambiguous", wrapped, "code target_ambiguous -> target_not_found"},
-		{"mutant " + string(fault.FirstMatch), mutant(t, fault.FirstMatch), ""},
-		{"mutant " + string(fault.AppliedNotAlready), mutant(t, fault.AppliedNotAlready), "retry: result.status"},
+		{"mutant first-match", mutant(t, "first-match"), ""},
+		{"mutant applied-not-already-applied", mutant(t, "applied-not-already-applied"), "retry: result.status"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

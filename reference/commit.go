@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // staged is one change of a Commit: the folder of its path, held open from
@@ -67,9 +64,6 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 	}()
 	for _, c := range changes {
 		full := w.display(c.Path)
-		if err := faultGuard(full); err != nil {
-			return err
-		}
 		segs := segments(c.Path)
 		s := &staged{change: c, name: segs[len(segs)-1]}
 		var derr error
@@ -111,11 +105,6 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 	if err := interrupted(ctx); err != nil {
 		return err
 	}
-	if fault.On(fault.SourceRenamedFirst) {
-		for i, j := 0, len(stages)-1; i < j; i, j = i+1, j-1 {
-			stages[i], stages[j] = stages[j], stages[i]
-		}
-	}
 	// From here on the write finishes whatever ctx says.
 	for _, s := range stages {
 		if err := w.replace(s); err != nil {
@@ -138,11 +127,6 @@ func (w *Workspace) replace(s *staged) error {
 	switch {
 	case s.change.Remove:
 		err = s.dir.root.Remove(s.name)
-	case fault.On(fault.WriteInPlace):
-		err = s.dir.root.WriteFile(s.name, s.change.Bytes(), 0o644)
-	case fault.On(fault.LeaveTempFile):
-		err = s.dir.root.WriteFile(s.name, s.change.Bytes(), 0o644)
-		s.temp = "" // the copy's source stays behind
 	case s.change.Create:
 		err = renameNoReplace(s.dir, s.temp, s.name)
 		if errors.Is(err, fs.ErrExist) {
@@ -191,13 +175,4 @@ func interrupted(ctx context.Context) error {
 	cause := context.Cause(ctx)
 	return &Error{Code: IOError, Phase: "io", Err: cause,
 		Message: "interrupted (" + cause.Error() + ") before any file was replaced; nothing was written"}
-}
-
-// faultGuard keeps a deliberately broken reference from writing outside
-// the system's temp directory, where test trees live.
-func faultGuard(full string) error {
-	if fault.Active() && !within(os.TempDir(), full) {
-		return &Error{Code: IOError, Phase: "io", Message: "a mutant may write only below " + os.TempDir()}
-	}
-	return nil
 }

@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // Options are the knobs of check and apply.
@@ -69,11 +67,7 @@ func Evaluate(m *Move, files Files) (*Plan, error) {
 			Message: "the target + payload differs from the source - payload"}
 	}
 	payload := m.Payload()
-	hashed := payload
-	if fault.On(fault.HashWithoutFinalNewline) {
-		hashed = bytes.TrimSuffix(payload, newline)
-	}
-	if sum := sha256.Sum256(hashed); hex.EncodeToString(sum[:]) != m.PayloadSHA256 && !fault.On(fault.IgnoreHash) {
+	if sum := sha256.Sum256(payload); hex.EncodeToString(sum[:]) != m.PayloadSHA256 {
 		return nil, &Error{Code: HashMismatch, Phase: "payload", Anchor: anchorHash,
 			Message: "payload-sha256 " + m.PayloadSHA256 + " does not match the payload, whose hash is " + hex.EncodeToString(sum[:])}
 	}
@@ -95,7 +89,7 @@ func Evaluate(m *Move, files Files) (*Plan, error) {
 		err = e.remove()
 	}
 	if err != nil {
-		return nil, faultyCode(err)
+		return nil, err
 	}
 	r := &e.plan.Result
 	for _, path := range r.Affected { // changed follows affected order
@@ -112,38 +106,7 @@ func Evaluate(m *Move, files Files) (*Plan, error) {
 			r.Status = StatusNoop
 		}
 	}
-	if r.Status == StatusAlreadyApplied {
-		switch {
-		case fault.On(fault.FailOnRetry):
-			return nil, sourceNotFound(m.Src)
-		case fault.On(fault.AppliedNotAlready):
-			r.Status = StatusApplied
-		}
-	}
 	return &e.plan, nil
-}
-
-// faultyCode swaps matching error codes when a fault says so.
-func faultyCode(err error) error {
-	var e *Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	swaps := []struct {
-		f        fault.Name
-		from, to Code
-	}{
-		{fault.AmbiguousSourceNotFound, SourceAmbiguous, SourceNotFound},
-		{fault.AbsentSourceAmbiguous, SourceNotFound, SourceAmbiguous},
-		{fault.AmbiguousTargetNotFound, TargetAmbiguous, TargetNotFound},
-		{fault.AbsentTargetAmbiguous, TargetNotFound, TargetAmbiguous},
-	}
-	for _, s := range swaps {
-		if e.Code == s.from && fault.On(s.f) {
-			e.Code = s.to
-		}
-	}
-	return e
 }
 
 func affected(m *Move) []string {
@@ -227,11 +190,9 @@ func (e *evaluation) relocate() error {
 			e.alreadyApplied(&fm.Ranges[0], len(tgt.Before))
 			return nil
 		}
-		e.partialWrite(dt)
 		return sourceAbsent(ds, src, e.m.Src)
 	}
 	if !sm.Unique() {
-		e.partialWrite(dt)
 		return withAnchor(ambiguous(SourceAmbiguous, "source", e.m.Src, ds, sm), anchorSource)
 	}
 	ps := sm.Ranges[0].Start + len(src.Before)
@@ -276,18 +237,6 @@ func (e *evaluation) relocate() error {
 		e.plan.Changes = []Change{{Path: e.m.Src, Data: out}}
 	}
 	return nil
-}
-
-// partialWrite is the mistake of writing a cross-file move's destination
-// before the source is proven: it commits the insertion on its own.
-func (e *evaluation) partialWrite(dt []byte) {
-	ws, ok := e.files.(*Workspace)
-	if !ok || e.m.Same() || !fault.On(fault.PartialCrossFileWrite) {
-		return
-	}
-	if ip, err := e.anchor(dt); err == nil {
-		ws.Commit([]Change{{Path: e.m.Dst, Data: [][]byte{dt[:ip], e.payload, dt[ip:]}}})
-	}
 }
 
 // setInsert records the insertion offset in the destination before the

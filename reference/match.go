@@ -1,10 +1,6 @@
 package reference
 
-import (
-	"bytes"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
-)
+import "bytes"
 
 // MatchCountLimit bounds how many occurrences a search counts: one more than
 // MaxReportedRanges, as upstream counts. When a further occurrence exists,
@@ -45,12 +41,6 @@ func Find(data, needle []byte) Matches {
 		}
 		return true
 	})
-	switch {
-	case fault.On(fault.FirstMatch) && m.Count > 1:
-		m = Matches{Count: 1, Ranges: m.Ranges[:1]}
-	case fault.On(fault.NeverTruncate):
-		m.Truncated = false
-	}
 	return m
 }
 
@@ -64,15 +54,6 @@ func scan(data, needle []byte, yield func(start int) bool) {
 			}
 		}
 		return
-	}
-	if fault.On(fault.NonOverlappingCount) {
-		for from := 0; ; {
-			i := bytes.Index(data[from:], needle)
-			if i < 0 || !yield(from+i) {
-				return
-			}
-			from += i + len(needle)
-		}
 	}
 	for from := 0; from <= len(data); {
 		i := index(data[from:], needle)
@@ -123,9 +104,6 @@ func LineRanges(data []byte, ranges []Range) []Range {
 		at = r.Start
 		last := max(r.End-1, r.Start)
 		out = append(out, Range{line, line + bytes.Count(data[r.Start:last], newline)})
-		if fault.On(fault.LineRangesOffByOne) {
-			out[len(out)-1].End++
-		}
 	}
 	return out
 }

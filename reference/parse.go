@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // NoNewlineMarker follows a hunk body line whose bytes do not end in "\n".
@@ -309,9 +307,6 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		if !p.next() {
 			return nil, p.errorAt(headerLine, "hunk body ends early: header counts %d old and %d new lines, found %d and %d", h.OldCount, h.NewCount, old, new)
 		}
-		if len(p.text) == 0 && p.nl && fault.On(fault.BlankLineInHunk) {
-			p.text = []byte{' '}
-		}
 		if len(p.text) == 0 {
 			if p.nl {
 				return nil, p.errorf("blank line inside hunk body (write an empty context line as a single space)")
@@ -325,10 +320,6 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 			}
 			if lastPart < 0 {
 				return nil, p.errorf("no-newline marker does not follow a body line")
-			}
-			if fault.On(fault.IgnoreNoNewlineMarker) {
-				lastPart = -1
-				continue
 			}
 			parts[lastPart] = bytes.TrimSuffix(parts[lastPart], newline)
 			lastPart = -1
@@ -356,10 +347,10 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		default:
 			return nil, p.errorf("unexpected line in hunk body: %s", quoteLine(p.text))
 		}
-		if (old > h.OldCount || new > h.NewCount) && !fault.On(fault.IgnoreHunkCounts) {
+		if old > h.OldCount || new > h.NewCount {
 			return nil, p.errorAt(headerLine, "hunk body is longer than its header counts (-%d +%d)", h.OldCount, h.NewCount)
 		}
-		parts[part] = append(parts[part], normalise(p.text[1:])...)
+		parts[part] = append(parts[part], p.text[1:]...)
 		if p.nl { // the patch's last line may lack its newline, and so do its bytes
 			parts[part] = append(parts[part], '\n')
 		}
@@ -375,32 +366,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 // bodyContinues reports whether the hunk body goes on: until the header
 // counts are met, plus a trailing no-newline marker.
 func (p *parser) bodyContinues(h *Hunk, old, new int) bool {
-	if fault.On(fault.IgnoreHunkCounts) {
-		t, ok := p.peek()
-		return ok && len(t) > 0 && bytes.IndexByte([]byte(" -+\\"), t[0]) >= 0
-	}
 	return old < h.OldCount || new < h.NewCount || p.markerNext()
-}
-
-// normalise is the identity; the faults that make an implementation
-// rewrite line endings or trailing blanks hook in here, for patch lines and
-// file contents alike.
-func normalise(line []byte) []byte {
-	switch {
-	case fault.On(fault.NormaliseCRLF):
-		return bytes.ReplaceAll(line, []byte("\r\n"), []byte("\n"))
-	case fault.On(fault.IgnoreTrailingWhitespace):
-		var out []byte
-		for _, l := range bytes.SplitAfter(line, []byte("\n")) {
-			body, nl := bytes.CutSuffix(l, []byte("\n"))
-			out = append(out, bytes.TrimRight(body, " \t")...)
-			if nl {
-				out = append(out, '\n')
-			}
-		}
-		return out
-	}
-	return line
 }
 
 // markerNext reports whether the next line is a no-newline marker, which

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // CheckPath validates an operation path: a patch path after stripping or a
@@ -21,11 +19,11 @@ func CheckPath(p string) error {
 	switch {
 	case p == "":
 		return bad("empty path")
-	case strings.HasPrefix(p, "/") && !fault.On(fault.AcceptAbsolutePath):
+	case strings.HasPrefix(p, "/"):
 		return bad("absolute path")
 	case !utf8.ValidString(p):
 		return bad("invalid UTF-8")
-	case strings.ContainsRune(p, '\\') && !fault.On(fault.AcceptBackslash):
+	case strings.ContainsRune(p, '\\'):
 		return bad("backslash in path")
 	}
 	for _, r := range p {
@@ -33,14 +31,11 @@ func CheckPath(p string) error {
 			return bad("control character in path")
 		}
 	}
-	if fault.On(fault.AcceptAbsolutePath) {
-		p = strings.TrimPrefix(p, "/")
-	}
 	for _, seg := range strings.Split(p, "/") {
 		switch {
 		case seg == "":
 			return bad("empty path segment")
-		case (seg == "." || seg == "..") && !fault.On(fault.AcceptDotDot):
+		case seg == "." || seg == "..":
 			return bad(strconv.Quote(seg) + " path segment")
 		}
 	}
@@ -65,13 +60,13 @@ func checkTreePath(p string) error {
 	switch {
 	case p == "":
 		return fail(InvalidPath, "empty path")
-	case strings.HasPrefix(p, "/") && !fault.On(fault.AcceptAbsolutePath):
+	case strings.HasPrefix(p, "/"):
 		return fail(PathOutsideCwd, "absolute path")
-	case strings.ContainsRune(p, '\\') && !fault.On(fault.AcceptBackslash):
+	case strings.ContainsRune(p, '\\'):
 		return fail(InvalidPath, "backslash in path")
 	}
 	for _, seg := range strings.Split(p, "/") {
-		if (seg == "." || seg == "..") && !fault.On(fault.AcceptDotDot) {
+		if seg == "." || seg == ".." {
 			if c := path.Clean(p); c == ".." || strings.HasPrefix(c, "../") {
 				return fail(PathOutsideCwd, "the path leads outside --cwd")
 			}

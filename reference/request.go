@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // Request is the spec's MoveBlockArgs: the move JSON accepted by plan and
@@ -357,7 +355,7 @@ func checkEndpoint(p string) error {
 	if p == "" {
 		return bad(InvalidPath, "empty path")
 	}
-	if strings.HasPrefix(p, "/") && !fault.On(fault.AcceptAbsolutePath) {
+	if strings.HasPrefix(p, "/") {
 		return bad(PathOutsideCwd, "absolute path")
 	}
 	depth := 0

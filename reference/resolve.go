@@ -2,8 +2,6 @@ package reference
 
 import (
 	"strconv"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // Move is a patch resolved for one run: operation paths after -p stripping,
@@ -91,16 +89,10 @@ func stripHeaderPath(raw string, n int) (string, error) {
 // already_applied when the payload is present once, target_not_found
 // otherwise.
 func (m *Move) Reverse() (*Move, error) {
-	if fault.On(fault.NoReverse) {
-		return m, nil
-	}
 	r := &Move{ID: m.ID, PayloadSHA256: m.PayloadSHA256, Src: m.Dst, Dst: m.Src}
 	if m.Source != nil {
 		t := *m.Source
 		t.Role = RoleTarget
-		if fault.On(fault.ReverseIgnoresAfter) && len(t.Before) > 0 {
-			t.After = nil
-		}
 		r.Target = &t
 	}
 	if m.Target != nil {

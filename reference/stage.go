@@ -7,8 +7,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // tempPrefix starts the name of every temp file: hidden, and with a fixed
@@ -38,9 +36,6 @@ func tempName() string {
 // the umask (WRITE-010).
 func (s *staged) stage(ctx context.Context, snap snapshot) error {
 	mode := fs.FileMode(0o644)
-	if fault.On(fault.CreatedFileMode0600) {
-		mode = 0o600
-	}
 	var was fs.FileInfo
 	if snap.info != nil {
 		was = snap.info

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
 
 // Workspace is the filesystem layer. It resolves operation paths inside a
@@ -105,9 +103,6 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		if errors.Is(err, &Error{Code: FileNotFound}) {
 			w.seen[path] = snapshot{absent: true}
-			if fault.On(fault.MissingFileIsEmpty) {
-				return []byte{}, nil
-			}
 		}
 		return nil, err
 	}
@@ -120,7 +115,7 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 		return nil, fsError(err, path, "io")
 	}
 	w.seen[path] = snapshot{data: data, info: opened}
-	return normalise(data), nil
+	return data, nil
 }
 
 func (w *Workspace) inputLimit() int64 {
@@ -144,7 +139,7 @@ func readRegular(d *treeDir, name string, seen fs.FileInfo) ([]byte, fs.FileInfo
 	if err != nil {
 		return nil, nil, err
 	}
-	if !info.Mode().IsRegular() || (!os.SameFile(info, seen) && !fault.On(fault.FollowSymlinks)) {
+	if !info.Mode().IsRegular() || !os.SameFile(info, seen) {
 		return nil, nil, &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being opened"}
 	}
 	data := make([]byte, info.Size())
@@ -173,9 +168,6 @@ func (w *Workspace) resolve(path string) (*treeDir, string, fs.FileInfo, error) 
 	for i, seg := range segs {
 		rel := strings.Join(segs[:i+1], "/")
 		info, err := d.root.Lstat(seg)
-		if err == nil && info.Mode()&fs.ModeSymlink != 0 && fault.On(fault.FollowSymlinks) {
-			info, err = d.root.Stat(seg)
-		}
 		if err != nil {
 			w.closeDir(d)
 			return nil, "", nil, fsError(err, path, "path")
@@ -216,11 +208,6 @@ func (w *Workspace) pathChanged(err error, path string) error {
 			Message: "a folder on the path " + path + " changed while it was being resolved"}
 	}
 	return fsError(err, path, "path")
-}
-
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // fsError maps an operating-system error to a spec code.

@@ -1,7 +1,12 @@
 // Command blockpatch-mutants measures the conformance corpus against
-// deliberately broken variants of the reference (mutants) and prints the
-// kill matrix: which cases catch which mutant, which mutants survive, and
-// which cases catch nothing.
+// broken variants of the reference (mutants), each a diff built into its
+// own binary with go build -overlay and certified as an external command.
+//
+// By default it runs the hand-written mutants over the whole corpus and
+// prints the kill matrix. With -mechanical it runs a campaign over the
+// mutants generated from reference/: each stops at its first failing case,
+// results are appended to a file so an interrupted campaign resumes, and a
+// markdown report lists every survivor with its verdict.
 package main
 
 import (
@@ -9,47 +14,42 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"regexp"
-	"runtime"
 
-	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/mutants"
-	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 func main() {
-	if embedded.AsReference(os.Args[0]) { // the runner re-executes us as the reference for unprivileged cases
-		os.Exit(embedded.Main(os.Args[1:]))
-	}
+	var o mutants.Options
+	flag.BoolVar(&o.Mechanical, "mechanical", false, "run the mechanical campaign instead of the hand-written kill matrix")
 	run := flag.String("run", "", "only the mutants whose names match this regexp")
-	parallel := flag.Int("parallel", runtime.NumCPU(), "cases run at once")
+	flag.IntVar(&o.Parallel, "parallel", 2, "mutants built and judged at once")
+	flag.IntVar(&o.Sample, "sample", 1, "mechanical: keep about one mutant in N (chosen by name)")
+	flag.StringVar(&o.Results, "results", "internal/mutants/testdata/mechanical-results.jsonl", "mechanical: results file, appended to; mutants in it are skipped")
+	flag.StringVar(&o.Report, "report", "internal/mutants/testdata/mechanical-report.md", "mechanical: markdown report written at the end")
+	flag.StringVar(&o.Verdicts, "verdicts", "internal/mutants/testdata/mechanical-verdicts.txt", "mechanical: hand-reviewed verdicts on survivors")
+	flag.BoolVar(&o.ReportOnly, "report-only", false, "mechanical: rewrite the report from the results file without judging")
+	flag.StringVar(&o.CorpusHash, "corpus-hash", "", "mechanical, with -report-only: the corpus hash the results were judged with, when not the current corpus")
+	flag.StringVar(&o.Note, "note", "", "mechanical: a sentence added to the report")
 	flag.Parse()
-	selected := mutants.All
 	if *run != "" {
 		re, err := regexp.Compile(*run)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "blockpatch-mutants:", err)
 			os.Exit(2)
 		}
-		selected = nil
-		for _, m := range mutants.All {
-			if re.MatchString(m.Name) {
-				selected = append(selected, m)
-			}
-		}
+		o.Run = re
 	}
-	mx, err := mutants.Build(context.Background(), selected, func() *runner.Runner {
-		r := runner.New(nil)
-		r.Parallel = *parallel
-		r.Seed = 1
-		return r
-	})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	o.Stdout, o.Stderr = os.Stdout, os.Stderr
+	ok, err := mutants.Main(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "blockpatch-mutants:", err)
 		os.Exit(2)
 	}
-	fmt.Print(mx)
-	if len(mx.Survivors()) > 0 || len(mx.PassCasesPassed) > 0 {
+	if !ok {
 		os.Exit(1)
 	}
 }

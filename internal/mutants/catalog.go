@@ -1,62 +1,66 @@
-// Package mutants lists deliberately broken variants of the reference
-// implementation, each a realistic mistake an implementer could make, and
-// measures which conformance cases catch them (the kill matrix).
+// Package mutants measures the conformance corpus against broken variants
+// of the reference implementation (mutants) and records which cases catch
+// them (the kill matrix).
 //
-// A mutant is the reference with one fault of package fault switched on,
-// or, for the do-nothing mutant, no implementation at all. Faults are
-// process-wide, so mutants run one at a time.
+// A mutant is a small unified diff against files of reference/. The
+// builder applies it to temporary copies and builds cmd/blockpatch with
+// go build -overlay, so the checkout is never edited and the reference
+// carries no mutation hooks; each mutant binary is then certified through
+// runner.Command like any external implementation. The hand-written
+// mutants are realistic implementer mistakes kept in testdata/hand; the
+// mechanical ones are generated from the reference's syntax (Generate).
 package mutants
 
-import "github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
 
 // Mutant is one broken implementation.
 type Mutant struct {
+	// Name identifies the mutant: the file name of a hand-written one, or
+	// FILE:LINE:OPERATOR:INDEX for a mechanical one.
 	Name string
-	// Fault is switched on while the mutant runs; empty for DoNothing.
-	Fault fault.Name
-	// Mistake says what an implementer got wrong.
+	// Mistake says what an implementer got wrong (hand-written), or what
+	// the change is (mechanical).
 	Mistake string
+	// Diff is the mutant's unified diff against the module's files.
+	Diff []byte
 }
 
 // DoNothing is the mutant that answers every command with {"ok":true} and
-// touches nothing: it must not pass a single pass-case.
+// touches nothing: it must not pass a single pass-case. It has no diff.
 const DoNothing = "do-nothing"
 
-// All lists every mutant.
-var All = []Mutant{
-	{DoNothing, "", "prints {\"ok\":true} for every command and changes nothing"},
-	{"first-match", fault.FirstMatch, "takes the first occurrence instead of requiring a unique one"},
-	{"non-overlapping-count", fault.NonOverlappingCount, "counts occurrences without overlaps, so \"aa\" occurs once in \"aaa\""},
-	{"ignore-hash", fault.IgnoreHash, "never checks payload-sha256"},
-	{"hash-without-final-newline", fault.HashWithoutFinalNewline, "hashes the payload without its final newline"},
-	{"normalise-crlf", fault.NormaliseCRLF, "turns CRLF into LF in patches and files"},
-	{"ignore-trailing-whitespace", fault.IgnoreTrailingWhitespace, "matches lines without their trailing blanks"},
-	{"ignore-no-newline-marker", fault.IgnoreNoNewlineMarker, "ignores the no-newline marker"},
-	{"missing-file-is-empty", fault.MissingFileIsEmpty, "treats a missing file as an empty one"},
-	{"accept-absolute-path", fault.AcceptAbsolutePath, "accepts absolute operation paths"},
-	{"accept-dotdot", fault.AcceptDotDot, "accepts . and .. path segments"},
-	{"accept-backslash", fault.AcceptBackslash, "accepts backslashes in paths"},
-	{"follow-symlinks", fault.FollowSymlinks, "follows symlink components instead of refusing them"},
-	{"write-in-place", fault.WriteInPlace, "overwrites files in place instead of temp file and rename"},
-	{"leave-temp-file", fault.LeaveTempFile, "copies the temp file over the original and leaves it behind"},
-	{"fail-on-retry", fault.FailOnRetry, "fails a retry instead of reporting already_applied"},
-	{"applied-not-already-applied", fault.AppliedNotAlready, "reports applied where the state was already_applied"},
-	{"no-reverse", fault.NoReverse, "ignores -R and applies forward"},
-	{"reverse-ignores-after-context", fault.ReverseIgnoresAfter, "anchors a reversed insertion on its before context only"},
-	{"ambiguous-source-as-not-found", fault.AmbiguousSourceNotFound, "reports an ambiguous source as source_not_found"},
-	{"absent-source-as-ambiguous", fault.AbsentSourceAmbiguous, "reports an absent source as source_ambiguous"},
-	{"ambiguous-target-as-not-found", fault.AmbiguousTargetNotFound, "reports an ambiguous target as target_not_found"},
-	{"absent-target-as-ambiguous", fault.AbsentTargetAmbiguous, "reports an absent target as target_ambiguous"},
-	{"partial-cross-file-write", fault.PartialCrossFileWrite, "writes a cross-file destination before the source is proven"},
-	{"source-renamed-first", fault.SourceRenamedFirst, "renames the source before the destination"},
-	{"created-file-mode-0600", fault.CreatedFileMode0600, "creates files with mode 0600"},
-	{"blank-line-in-hunk", fault.BlankLineInHunk, "accepts a blank line inside a hunk as an empty context line"},
-	{"ignore-hunk-counts", fault.IgnoreHunkCounts, "ignores the counts in hunk headers"},
-	{"default-strip-0", fault.DefaultStripZero, "strips no path components by default"},
-	{"exit-0-on-failure", fault.ExitZeroOnFailure, "exits 0 after printing an error"},
-	{"malformed-error-json", fault.MalformedErrorJSON, "prints error JSON that does not parse"},
-	{"written-on-dry-run", fault.WrittenOnDryRun, "reports written: true without writing"},
-	{"changed-lists-unchanged", fault.ChangedListsUnchanged, "lists every affected path as changed"},
-	{"never-truncate", fault.NeverTruncate, "never sets matches_truncated"},
-	{"line-ranges-off-by-one", fault.LineRangesOffByOne, "reports line ranges one line too long"},
+//go:embed testdata/hand/*.diff
+var handFS embed.FS
+
+// HandDir is where the hand-written mutants live, relative to this
+// package.
+const HandDir = "testdata/hand"
+
+// Hand returns the hand-written mutants, one per testdata/hand/NAME.diff,
+// sorted by name. The first line of each diff says what the mistake is.
+func Hand() ([]Mutant, error) {
+	entries, err := fs.ReadDir(handFS, HandDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Mutant
+	for _, e := range entries {
+		data, err := fs.ReadFile(handFS, path.Join(HandDir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		desc, _, err := ParseDiff(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+		}
+		summary, _, _ := strings.Cut(desc, "\n")
+		out = append(out, Mutant{Name: strings.TrimSuffix(e.Name(), ".diff"), Mistake: summary, Diff: data})
+	}
+	return out, nil
 }

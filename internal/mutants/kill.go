@@ -2,88 +2,124 @@ package mutants
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
-	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
-// Implementation returns the broken implementation of m. Mutants of the
-// reference share the in-process reference; their fault is switched on by
-// Run for the duration of the mutant's run.
-func (m Mutant) Implementation() runner.Implementation {
-	if m.Name == DoNothing {
-		return runner.Func(func(context.Context, runner.Invocation) runner.Outcome {
-			return runner.Outcome{Stdout: []byte(`{"ok":true}` + "\n")}
-		})
-	}
-	return embedded.Reference()
+// DoNothingImpl is the do-nothing mutant: it prints {"ok":true} for every
+// command and changes nothing.
+func DoNothingImpl() runner.Implementation {
+	return runner.Func(func(context.Context, runner.Invocation) runner.Outcome {
+		return runner.Outcome{Stdout: []byte(`{"ok":true}` + "\n")}
+	})
 }
 
-// Run runs the cases r selects against mutant m, with every feature level
-// required so that nothing counts as unsupported, and returns the results.
-// r's Impl and Require are overwritten; the rest of its settings stand.
-func Run(ctx context.Context, m Mutant, r *runner.Runner) (*runner.Report, error) {
-	r.Impl = m.Implementation()
+// Judge certifies mutant implementations over the cases its runners select.
+type Judge struct {
+	// NewRunner makes a fresh runner for each run, so settings such as the
+	// case sources, timeout and parallelism stay the caller's. Impl and
+	// Require are overwritten: every feature level is required, so nothing
+	// counts as unsupported.
+	NewRunner func() *runner.Runner
+	// FailFast stops at the first failing case: the judgement then names
+	// one killer.
+	FailFast bool
+}
+
+// Judgement is what the corpus made of one mutant.
+type Judgement struct {
+	// Killers are the cases that failed, sorted; with FailFast, only the
+	// first that failed.
+	Killers []string
+	// Verdict and Reason are those of the first failing case seen.
+	Verdict runner.Verdict
+	Reason  string
+	// PassCasesPassed lists the pass-cases that passed (full runs only).
+	PassCasesPassed []string
+}
+
+// Killed reports whether some case failed.
+func (j Judgement) Killed() bool { return len(j.Killers) > 0 }
+
+// Run certifies impl. With FailFast, the cases named in first run before
+// the others, so a mutant that one of them kills costs one short run.
+func (j Judge) Run(ctx context.Context, impl runner.Implementation, first []string) (Judgement, error) {
+	if !j.FailFast {
+		return j.run(ctx, impl, nil, nil)
+	}
+	if len(first) > 0 {
+		jd, err := j.run(ctx, impl, Select(first), nil)
+		if err == nil && jd.Killed() {
+			return jd, nil
+		}
+		if err != nil && !errors.Is(err, runner.ErrNoCases) {
+			return jd, err
+		}
+		return j.run(ctx, impl, nil, Select(first))
+	}
+	return j.run(ctx, impl, nil, nil)
+}
+
+func (j Judge) run(ctx context.Context, impl runner.Implementation, run, skip *regexp.Regexp) (Judgement, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := j.NewRunner()
+	r.Impl = impl
 	r.Require = slices.Clone(cases.Levels)
-	if m.Fault != "" {
-		defer fault.Activate(m.Fault)()
-	}
-	return r.Run(ctx)
-}
-
-// Kills returns the names of the cases that fail in a report: the cases
-// that kill the mutant the report is about.
-func Kills(rep *runner.Report) []string {
-	var out []string
-	for _, res := range rep.Results {
-		if res.Verdict.Failed() {
-			out = append(out, res.Name)
+	r.RunRegexp, r.SkipRegexp = run, skip
+	var (
+		mu    sync.Mutex
+		first *runner.Result
+	)
+	if j.FailFast {
+		r.Progress = func(p runner.Progress) {
+			if p.Last.Verdict.Failed() {
+				mu.Lock()
+				if first == nil {
+					first = p.Last
+				}
+				mu.Unlock()
+				cancel()
+			}
 		}
 	}
-	return out
+	rep, err := r.Run(ctx)
+	mu.Lock()
+	defer mu.Unlock()
+	if first != nil { // stopped on purpose
+		return Judgement{Killers: []string{first.Name}, Verdict: first.Verdict, Reason: first.Reason}, nil
+	}
+	if err != nil {
+		return Judgement{}, err
+	}
+	var jd Judgement
+	for _, res := range rep.Results {
+		if res.Verdict.Failed() {
+			if jd.Verdict == "" {
+				jd.Verdict, jd.Reason = res.Verdict, res.Reason
+			}
+			jd.Killers = append(jd.Killers, res.Name)
+		}
+		if res.Verdict == runner.Pass && res.Case != nil && res.Case.Expect == cases.Pass {
+			jd.PassCasesPassed = append(jd.PassCasesPassed, res.Name)
+		}
+	}
+	return jd, nil
 }
 
 // Matrix is the kill matrix of a corpus: which cases fail against which
 // mutant.
 type Matrix struct {
-	Cases []string            // every case that ran, sorted
-	Kills map[string][]string // mutant name -> killing cases, sorted
-	// PassCasesPassed lists the pass-cases the do-nothing mutant passed;
-	// any is a hole in the suite.
-	PassCasesPassed []string
-}
-
-// Build runs every mutant over the cases that newRunner's runners select.
-// newRunner makes a fresh runner for each mutant, so settings such as the
-// case sources and parallelism stay the caller's.
-func Build(ctx context.Context, all []Mutant, newRunner func() *runner.Runner) (*Matrix, error) {
-	mx := &Matrix{Kills: map[string][]string{}}
-	for _, m := range all {
-		rep, err := Run(ctx, m, newRunner())
-		if err != nil {
-			return nil, fmt.Errorf("mutant %s: %w", m.Name, err)
-		}
-		if mx.Cases == nil {
-			for _, res := range rep.Results {
-				mx.Cases = append(mx.Cases, res.Name)
-			}
-		}
-		mx.Kills[m.Name] = Kills(rep)
-		if m.Name == DoNothing {
-			for _, res := range rep.Results {
-				if res.Verdict == runner.Pass && res.Case != nil && res.Case.Expect == cases.Pass {
-					mx.PassCasesPassed = append(mx.PassCasesPassed, res.Name)
-				}
-			}
-		}
-	}
-	return mx, nil
+	Cases    []string            // every case that ran, sorted
+	Mistakes map[string]string   // mutant name -> its mistake
+	Kills    map[string][]string // mutant name -> killing cases, sorted
 }
 
 // Survivors lists the mutants no case kills.
@@ -121,25 +157,24 @@ func (mx *Matrix) Idle() []string {
 func (mx *Matrix) String() string {
 	var b strings.Builder
 	total := 0
-	for _, m := range All {
-		kills, ok := mx.Kills[m.Name]
-		if !ok {
-			continue
-		}
+	names := make([]string, 0, len(mx.Kills))
+	for name := range mx.Kills {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		kills := mx.Kills[name]
 		total += len(kills)
 		verdict := fmt.Sprintf("killed by %3d", len(kills))
 		if len(kills) == 0 {
 			verdict = "SURVIVES     "
 		}
-		fmt.Fprintf(&b, "%-30s %s  %s\n", m.Name, verdict, strings.Join(first(kills, 3), " "))
+		fmt.Fprintf(&b, "%-30s %s  %s\n", name, verdict, strings.Join(first(kills, 3), " "))
 	}
 	idle := mx.Idle()
 	fmt.Fprintf(&b, "\ncases that kill no mutant (%d):\n", len(idle))
 	for _, c := range idle {
 		fmt.Fprintf(&b, "  %s\n", c)
-	}
-	if len(mx.PassCasesPassed) > 0 {
-		fmt.Fprintf(&b, "\npass-cases the do-nothing implementation passes (%d): %s\n", len(mx.PassCasesPassed), strings.Join(mx.PassCasesPassed, " "))
 	}
 	fmt.Fprintf(&b, "\n%d mutants, %d killed, %d survive; %d kills over %d cases; %d cases kill nothing\n",
 		len(mx.Kills), len(mx.Kills)-len(mx.Survivors()), len(mx.Survivors()), total, len(mx.Cases), len(idle))

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
@@ -119,9 +118,6 @@ func argError(code reference.Code, msg string) error {
 // Errors are reported in argument order.
 func parseArgs(args []string) (*options, error) {
 	o := &options{strip: 1, cwd: ".", moveFlags: map[string]string{}}
-	if fault.On(fault.DefaultStripZero) {
-		o.strip = 0
-	}
 	for len(args) > 0 && (args[0] == "--json-output" || args[0] == "--explain") {
 		if args[0] == "--explain" {
 			o.explain = true

@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
@@ -82,8 +81,6 @@ func report(env Env, args []string, err error) int {
 		e = &reference.Error{Code: reference.UnexpectedError, Message: err.Error()}
 	}
 	switch {
-	case fault.On(fault.MalformedErrorJSON) && wantsJSON(args):
-		fmt.Fprintf(env.Stderr, "{\"ok\":false,\"error\":%s}\n", e.Code)
 	case wantsJSON(args):
 		writeJSON(env.Stderr, struct {
 			OK    bool             `json:"ok"`
@@ -91,9 +88,6 @@ func report(env Env, args []string, err error) int {
 		}{false, e})
 	default:
 		fmt.Fprintf(env.Stderr, "blockpatch: %s\n", e.Message)
-	}
-	if fault.On(fault.ExitZeroOnFailure) {
-		return 0
 	}
 	return 1
 }
@@ -179,12 +173,6 @@ func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) er
 		if err := reference.Apply(r.ctx, ws, plan); err != nil {
 			return err
 		}
-	}
-	if dry && fault.On(fault.WrittenOnDryRun) {
-		plan.Result.Written = true
-	}
-	if fault.On(fault.ChangedListsUnchanged) {
-		plan.Result.Changed = plan.Result.Affected
 	}
 	if r.o.jsonOutput {
 		return writeJSON(r.env.Stdout, plan.Result)

@@ -1,0 +1,162 @@
+package mutants
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+)
+
+// Options are the settings of cmd/blockpatch-mutants.
+type Options struct {
+	Mechanical bool
+	Run        *regexp.Regexp // mutants selected by name; nil is all
+	Parallel   int
+	Sample     int
+	Results    string
+	Report     string
+	Verdicts   string
+	ReportOnly bool
+	CorpusHash string // report-only: the corpus the results were judged with, when not the current one
+	Note       string // report-only: a sentence added to the report
+	Stdout     io.Writer
+	Stderr     io.Writer
+}
+
+func newCampaignRunner() *runner.Runner {
+	r := runner.New(nil)
+	r.Seed = 1
+	r.Parallel = 1 // mutants run side by side instead
+	return r
+}
+
+// Main runs the command: the kill matrix of the hand-written mutants, or
+// the mechanical campaign. It reports false when a hand-written mutant
+// survives.
+func Main(ctx context.Context, o Options) (bool, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return false, err
+	}
+	tmp, err := os.MkdirTemp("", "blockpatch-mutants-")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(tmp)
+	b := &Builder{Module: root, Dir: tmp}
+	pick := func(ms []Mutant) []Mutant {
+		if o.Run == nil {
+			return ms
+		}
+		return slices.DeleteFunc(ms, func(m Mutant) bool { return !o.Run.MatchString(m.Name) })
+	}
+	if !o.Mechanical {
+		ms, err := Hand()
+		if err != nil {
+			return false, err
+		}
+		return handMatrix(ctx, b, pick(ms), o)
+	}
+	ms, err := Generate(root, GenerateDirs)
+	if err != nil {
+		return false, err
+	}
+	generated := len(ms)
+	ms = pick(Sample(ms, o.Sample))
+	_, corpusHash, err := newCampaignRunner().Load()
+	if err != nil {
+		return false, err
+	}
+	if o.CorpusHash != "" {
+		corpusHash = o.CorpusHash
+	}
+	start := time.Now()
+	var recs []Record
+	if o.ReportOnly {
+		all, err := LoadRecords(o.Results)
+		if err != nil {
+			return false, err
+		}
+		byName := map[string]Record{}
+		for _, r := range all {
+			byName[r.Name] = r
+		}
+		for _, m := range ms {
+			if r, ok := byName[m.Name]; ok && r.DiffSum == diffSum(m) {
+				recs = append(recs, r)
+			}
+		}
+	} else {
+		fmt.Fprintf(o.Stderr, "%d mechanical mutants; results in %s\n", len(ms), o.Results)
+		c := &Campaign{Builder: b, Judge: Judge{NewRunner: newCampaignRunner}, Parallel: o.Parallel, Results: o.Results, Progress: o.Stderr}
+		if recs, err = c.Run(ctx, ms); err != nil {
+			return false, err
+		}
+	}
+	v, err := LoadVerdicts(o.Verdicts)
+	if err != nil {
+		return false, err
+	}
+	var buf bytes.Buffer
+	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", GenerateDirs, max(o.Sample, 1))
+	if o.Note != "" {
+		how += " " + o.Note
+	}
+	if err := WriteReport(&buf, Report{Records: recs, Verdicts: v, CorpusHash: corpusHash, Generated: generated, Selected: len(ms), How: how}); err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(o.Report, buf.Bytes(), 0o644); err != nil {
+		return false, err
+	}
+	s := Summarise(recs, v)
+	fmt.Fprintf(o.Stdout, "%d mutants: %d killed, %d timed out, %d survived (%d equivalent, %d unreviewed), %d not compiling; kill rate %.1f%% (%.1f%% with the cases added for survivors); %s; report %s\n",
+		s.Generated, s.Killed, s.TimedOut, s.Survived, s.Equivalent, s.Unreviewed, s.BuildFailed, s.KillRate(), s.KillRateAfterReview(), time.Since(start).Round(time.Second), o.Report)
+	return true, nil
+}
+
+// handMatrix runs every hand-written mutant over the whole corpus and
+// prints the kill matrix.
+func handMatrix(ctx context.Context, b *Builder, ms []Mutant, o Options) (bool, error) {
+	all, _, err := newCampaignRunner().Load()
+	if err != nil {
+		return false, err
+	}
+	mx := &Matrix{Kills: map[string][]string{}}
+	for _, c := range all {
+		mx.Cases = append(mx.Cases, c.Name)
+	}
+	var (
+		mu   sync.Mutex
+		errs []error
+	)
+	judge := Judge{NewRunner: newCampaignRunner}
+	b.Each(ctx, ms, o.Parallel, func(m Mutant, impl *runner.Command, err error) {
+		var jd Judgement
+		if err == nil {
+			jd, err = judge.Run(ctx, impl, nil)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		mx.Kills[m.Name] = jd.Killers
+		fmt.Fprintf(o.Stderr, "%s: killed by %d cases\n", m.Name, len(jd.Killers))
+	})
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	fmt.Fprint(o.Stdout, mx)
+	for _, err := range errs {
+		fmt.Fprintln(o.Stderr, err)
+	}
+	return len(errs) == 0 && len(mx.Survivors()) == 0, nil
+}

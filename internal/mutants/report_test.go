@@ -1,0 +1,59 @@
+package mutants
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const (
+	reportFile   = "testdata/mechanical-report.md"
+	verdictsFile = "testdata/mechanical-verdicts.txt"
+)
+
+// TestMechanicalReport checks the committed report of the last mechanical
+// campaign: present, in shape, every survivor with a verdict column. A
+// report made from another corpus is stale: logged, not failed, since the
+// campaign is a command that takes long.
+func TestMechanicalReport(t *testing.T) {
+	data, err := os.ReadFile(reportFile)
+	if err != nil {
+		t.Fatalf("%v; run go run ./cmd/blockpatch-mutants -mechanical", err)
+	}
+	report := string(data)
+	for _, want := range []string{"# Mechanical mutants of the reference", "| generated from the code |", "| judged |", "| killed |", "| survived |", "| timed out", "Kill rate", "## Survivors", "| mutant | change | verdict |"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("%s lacks %q", reportFile, want)
+		}
+	}
+	made := ReportCorpus(data)
+	if made == "" {
+		t.Fatalf("%s names no corpus hash (a %q line)", reportFile, ReportCorpusLine)
+	}
+	_, current, err := newRunner().Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if made != current {
+		t.Logf("%s is stale: made from corpus %s, the corpus is now %s; rerun go run ./cmd/blockpatch-mutants -mechanical", reportFile, made, current)
+	}
+	_, rest, _ := strings.Cut(report, "## Survivors")
+	row := regexp.MustCompile("^\\| `[^`]+:\\d+:[a-z-]+:\\d+` \\| .+ \\| .+ \\|$")
+	for _, line := range strings.Split(rest, "\n") {
+		if strings.HasPrefix(line, "| `") && !row.MatchString(line) {
+			t.Errorf("survivor row not in shape: %s", line)
+		}
+	}
+	if _, err := LoadVerdicts(verdictsFile); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestSummaryKillRate(t *testing.T) {
+	recs := []Record{{Name: "a", Status: Killed}, {Name: "b", Status: TimedOut}, {Name: "c", Status: Survived}, {Name: "d", Status: Survived}, {Name: "e", Status: BuildFailed}}
+	s := Summarise(recs, Verdicts{"c": "equivalent: the branch is dead"})
+	if s.Equivalent != 1 || s.Unreviewed != 1 || s.BuildFailed != 1 || s.KillRate() < 66.6 || s.KillRate() > 66.7 {
+		t.Errorf("summary %+v, kill rate %.2f; want 1 equivalent, 1 unreviewed, 1 not compiling, 2 of 3 killed", s, s.KillRate())
+	}
+}
