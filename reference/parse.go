@@ -156,10 +156,18 @@ func (p *parser) section() (*Section, metadata, error) {
 		return nil, meta, err
 	}
 	s := &Section{Role: meta.role, Extensions: meta.ext}
+	// A header path's control characters are refused as soon as its line
+	// is read, before the other header rules (observed 1.1.0).
 	if s.OldPath, err = p.header("--- ", "a --- header"); err != nil {
 		return nil, meta, err
 	}
+	if err := controlFree(s.OldPath, "---"); err != nil {
+		return nil, meta, err
+	}
 	if s.NewPath, err = p.header("+++ ", "a +++ header"); err != nil {
+		return nil, meta, err
+	}
+	if err := controlFree(s.NewPath, "+++"); err != nil {
 		return nil, meta, err
 	}
 	if diffPaths != s.OldPath+" "+s.NewPath {
@@ -195,8 +203,8 @@ func (p *parser) section() (*Section, metadata, error) {
 }
 
 // checkHeaderPath checks a --- or +++ path: DevNull, or prefix plus a
-// non-empty path. A control character is invalid_path; the other path
-// rules apply to the stripped path when the tree is read.
+// non-empty path. The other path rules apply to the stripped path when
+// the tree is read.
 func (p *parser) checkHeaderPath(path, prefix, header string) error {
 	if path == DevNull {
 		return nil
@@ -207,6 +215,12 @@ func (p *parser) checkHeaderPath(path, prefix, header string) error {
 	if path == prefix {
 		return p.errorf("%s header names no path", header)
 	}
+	return nil
+}
+
+// controlFree refuses a header path holding a control character as
+// invalid_path.
+func controlFree(path, header string) error {
 	for _, r := range path {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return &Error{Code: InvalidPath, Phase: "path", Path: path,
