@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/fault"
 )
@@ -85,7 +86,11 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 		}
 		stages = append(stages, s)
 		if !c.Remove {
-			if err := s.stage(ctx, w.seen[c.Path]); err != nil {
+			if err := s.stage(ctx, w.seen[c.Path], w.writeSegment); err != nil {
+				if errors.Is(err, syscall.EFAULT) { // a mapped input shrank
+					return &Error{Code: ConcurrentModification, Phase: "io", Path: c.Path, Err: err,
+						Message: "an input of " + c.Path + " shrank while it was being written"}
+				}
 				return fsError(err, full, "io")
 			}
 		}
