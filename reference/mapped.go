@@ -23,6 +23,11 @@ import (
 // reading beyond its new end fault; see MappedFault.
 const mapThreshold = 256 << 10
 
+// copyThreshold is the length from which a stretch of a mapped file is
+// staged by the system's copy from the file itself; a shorter one costs
+// less written from memory than the two system calls of a copy.
+const copyThreshold = 64 << 10
+
 // mapping is a file the Workspace mapped, held open until Close so that
 // staging can copy stretches of it without passing through memory.
 type mapping struct {
@@ -120,7 +125,7 @@ func (w *Workspace) writeSegment(ctx context.Context, f *os.File, d []byte) erro
 	var from *mapping
 	off := 0
 	for _, m := range w.maps {
-		if o, ok := m.offsetOf(d); ok {
+		if o, ok := m.offsetOf(d); ok && len(d) >= copyThreshold {
 			from, off = m, o
 			break
 		}
