@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"syscall"
 )
 
 // staged is one change of a Commit: the folder of its path, held open from
@@ -79,7 +80,11 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 		}
 		stages = append(stages, s)
 		if !c.Remove {
-			if err := s.stage(ctx, w.seen[c.Path]); err != nil {
+			if err := s.stage(ctx, w.seen[c.Path], w.writeSegment); err != nil {
+				if errors.Is(err, syscall.EFAULT) { // a mapped input shrank
+					return &Error{Code: ConcurrentModification, Phase: "io", Path: c.Path, Err: err,
+						Message: "an input of " + c.Path + " shrank while it was being written"}
+				}
 				return fsError(err, full, "io")
 			}
 		}
@@ -116,7 +121,11 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 
 // replace makes one staged change: it removes, creates or replaces the
 // file, after a last cheap re-check that the folder is still at its path
-// and the file it replaces still has its stat.
+// and the file it replaces still has its stat. Removing and replacing go
+// by the path below the root, not through the held folder, so a folder
+// moved away after that re-check cannot take the write outside --cwd
+// (os.Root does not leave the root); the file is then missing at its path,
+// which is concurrent_modification.
 func (w *Workspace) replace(s *staged) error {
 	path := s.change.Path
 	if !w.stillAt(s) || !w.statUnchanged(s) {
@@ -126,7 +135,7 @@ func (w *Workspace) replace(s *staged) error {
 	var err error
 	switch {
 	case s.change.Remove:
-		err = s.dir.root.Remove(s.name)
+		err = w.top.root.Remove(s.dir.below(s.name))
 	case s.change.Create:
 		err = renameNoReplace(s.dir, s.temp, s.name)
 		if errors.Is(err, fs.ErrExist) {
@@ -140,10 +149,14 @@ func (w *Workspace) replace(s *staged) error {
 			s.temp = ""
 		}
 	default:
-		err = s.dir.root.Rename(s.temp, s.name)
+		err = w.top.root.Rename(s.dir.below(s.temp), s.dir.below(s.name))
 		if err == nil {
 			s.temp = ""
 		}
+	}
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return &Error{Code: ConcurrentModification, Phase: "verify", Path: path, Err: err,
+			Message: path + "'s folder moved while the move was being written"}
 	}
 	if err != nil {
 		return fsError(err, path, "io")

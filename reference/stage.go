@@ -33,8 +33,8 @@ func tempName() string {
 // stage writes the change's new content to a new temp file in its folder.
 // A replaced file's mode bits, and its owner and group where the process
 // may set them, pass to the temp file; a created file gets 0644 whatever
-// the umask (WRITE-010).
-func (s *staged) stage(ctx context.Context, snap snapshot) error {
+// the umask (WRITE-010). write writes each slice of the content.
+func (s *staged) stage(ctx context.Context, snap snapshot, write segmentWriter) error {
 	mode := fs.FileMode(0o644)
 	var was fs.FileInfo
 	if snap.info != nil {
@@ -54,7 +54,12 @@ func (s *staged) stage(ctx context.Context, snap snapshot) error {
 			return err
 		}
 	}
-	err := writeChunks(ctx, f, s.change.Data)
+	var err error
+	for _, d := range s.change.Data {
+		if err = write(ctx, f, d); err != nil {
+			break
+		}
+	}
 	if err == nil && was != nil {
 		keepOwner(f, was) // before chmod: chown may clear setuid and setgid
 	}
@@ -67,19 +72,6 @@ func (s *staged) stage(ctx context.Context, snap snapshot) error {
 	return err
 }
 
-// writeChunks writes data to f, looking at ctx between chunks.
-func writeChunks(ctx context.Context, f *os.File, data [][]byte) error {
-	for _, d := range data {
-		for len(d) > 0 {
-			if err := interrupted(ctx); err != nil {
-				return err
-			}
-			n := min(len(d), stageChunk)
-			if _, err := f.Write(d[:n]); err != nil {
-				return err
-			}
-			d = d[n:]
-		}
-	}
-	return nil
-}
+// segmentWriter writes one slice of a new file's content to f, looking at
+// ctx between chunks of stageChunk bytes.
+type segmentWriter func(ctx context.Context, f *os.File, d []byte) error

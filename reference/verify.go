@@ -60,7 +60,17 @@ func (w *Workspace) unchanged(d *treeDir, name string, snap snapshot, s *staged)
 		}
 		return s != nil && info.Mode().IsRegular() && holdsExactly(d, name, s.change.Bytes()), nil
 	}
-	return err == nil && sameStat(info, snap.info) && holdsExactly(d, name, snap.data), nil
+	return err == nil && sameStat(info, snap.info) && snap.holds(d, name, info), nil
+}
+
+// holds reports whether the file name of d, whose Lstat is info, still has
+// the bytes snap read: compared with them, or for a mapped file by its
+// change time and checksum.
+func (snap snapshot) holds(d *treeDir, name string, info fs.FileInfo) bool {
+	if snap.mapped != nil {
+		return snap.mapped.holds(info, snap.info)
+	}
+	return holdsExactly(d, name, snap.data)
 }
 
 // stillAt reports whether the path of s still leads to the folder s is

@@ -36,6 +36,11 @@ type Workspace struct {
 	// BeforeVerify, when set, runs after every file is staged and before the
 	// inputs are re-checked. Tests use it to inject concurrent changes.
 	BeforeVerify func()
+	// ReadOnly says Commit will not be called (check, plan, dry runs):
+	// mapped files are then read without the checksum that Commit's
+	// re-check compares, and a Commit finds them changed.
+	ReadOnly bool
+	maps     []*mapping // every file mapped, released by Close
 }
 
 // snapshot is what ReadFile saw at a path.
@@ -43,6 +48,7 @@ type snapshot struct {
 	absent bool
 	data   []byte
 	info   fs.FileInfo
+	mapped *mapping // nil when data is a private copy
 }
 
 // NewWorkspace opens root as the directory operations are confined to. As
@@ -72,12 +78,25 @@ func NewWorkspace(root string) (*Workspace, error) {
 	return w, nil
 }
 
-// Close releases the root. The Workspace must not be used afterwards.
+// Close releases the root and the files the Workspace mapped. The
+// Workspace must not be used afterwards, nor any slice of a file's bytes,
+// from ReadFile or in a plan's changes.
 func (w *Workspace) Close() error {
-	if w.top == nil {
-		return nil
+	var first error
+	for _, m := range w.maps {
+		if err := m.release(); err != nil && first == nil {
+			first = err
+		}
 	}
-	return w.top.root.Close()
+	w.maps = nil
+	if w.top != nil {
+		if err := w.top.root.Close(); err != nil && first == nil {
+			first = err
+		}
+		w.top = nil
+		w.openErr = fs.ErrClosed
+	}
+	return first
 }
 
 // Root returns the workspace's absolute root with symlinks resolved.
@@ -110,12 +129,15 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	if limit := w.inputLimit(); info.Size() > limit {
 		return nil, tooLarge(path, "io", limit)
 	}
-	data, opened, err := readRegular(d, name, info)
+	snap, err := readRegular(d, name, info, !w.ReadOnly)
 	if err != nil {
 		return nil, fsError(err, path, "io")
 	}
-	w.seen[path] = snapshot{data: data, info: opened}
-	return data, nil
+	if snap.mapped != nil {
+		w.maps = append(w.maps, snap.mapped)
+	}
+	w.seen[path] = snap
+	return snap.data, nil
 }
 
 func (w *Workspace) inputLimit() int64 {
@@ -125,31 +147,44 @@ func (w *Workspace) inputLimit() int64 {
 	return DefaultInputLimit
 }
 
-// readRegular reads the file name of d that Lstat showed as seen, and
-// returns the stat of the opened file. The opened file must be the one
-// looked up: one swapped in between is concurrent_modification.
-func readRegular(d *treeDir, name string, seen fs.FileInfo) ([]byte, fs.FileInfo, error) {
+// readRegular reads the file name of d that Lstat showed as seen, with the
+// stat of the opened file. The opened file must be the one looked up: one
+// swapped in between is concurrent_modification. A large file is mapped,
+// with the checksum of its bytes when sum is set (see mapThreshold).
+func readRegular(d *treeDir, name string, seen fs.FileInfo, sum bool) (snap snapshot, err error) {
 	// O_NONBLOCK: a FIFO swapped in after the lookup must not block the open.
 	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, nil, err
+		return snapshot{}, err
 	}
-	defer f.Close()
+	defer func() {
+		if snap.mapped == nil { // a mapped file stays open until Close
+			f.Close()
+		}
+	}()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return snapshot{}, err
 	}
 	if !info.Mode().IsRegular() || !os.SameFile(info, seen) {
-		return nil, nil, &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being opened"}
+		return snapshot{}, &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being opened"}
 	}
-	data := make([]byte, info.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, nil, err
+	snap.info = info
+	if snap.mapped, err = mapRegular(f, info, sum); err != nil {
+		return snapshot{}, err
+	}
+	if snap.mapped != nil {
+		snap.data = snap.mapped.data
+		return snap, nil
+	}
+	snap.data = make([]byte, info.Size())
+	if _, err := io.ReadFull(f, snap.data); err != nil {
+		return snapshot{}, err
 	}
 	if n, _ := f.Read(make([]byte, 1)); n != 0 { // grew while reading
-		return nil, nil, &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being read"}
+		return snapshot{}, &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being read"}
 	}
-	return data, info, nil
+	return snap, nil
 }
 
 // resolve checks an operation path and walks it component by component

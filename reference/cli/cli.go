@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -100,8 +101,15 @@ type run struct {
 }
 
 func (r *run) main(args []string) (err error) {
+	// A large file is mapped (see reference.Workspace): reading past the
+	// end of one that shrinks faults, and the fault becomes an error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() { // an internal fault is unexpected_error, never a crash
 		if p := recover(); p != nil {
+			if e := reference.MappedFault(p); e != nil {
+				err = e
+				return
+			}
 			err = &reference.Error{Code: reference.UnexpectedError, Message: fmt.Sprint("internal error: ", p)}
 		}
 	}()
@@ -212,6 +220,7 @@ func (r *run) workspace(dry bool) (*reference.Workspace, error) {
 		return nil, err
 	}
 	ws.InputLimit = limit
+	ws.ReadOnly = dry
 	hook := r.env.BeforeVerify
 	hold := r.getenv(HoldDirEnv)
 	if hook != nil || hold != "" {

@@ -1,0 +1,161 @@
+package reference
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"runtime/debug"
+
+	"github.com/zeebo/xxh3"
+)
+
+// mapThreshold is the size from which Workspace maps a file into memory
+// instead of copying it: the pages are the system's file cache, so a large
+// file costs neither a copy nor fresh memory, which on some machines costs
+// more than reading it.
+//
+// A mapped file is no private copy: its bytes are what the file holds at
+// each moment. The Workspace therefore keeps, for Commit's re-check
+// (WRITE-006), a checksum of the bytes taken before any of them is used,
+// and compares it, with the stat and the inode's change time, with the
+// file as it is after staging. A file that shrinks while mapped makes
+// reading beyond its new end fault; see MappedFault.
+const mapThreshold = 256 << 10
+
+// copyThreshold is the length from which a stretch of a mapped file is
+// staged by the system's copy from the file itself; a shorter one costs
+// less written from memory than the two system calls of a copy.
+const copyThreshold = 64 << 10
+
+// mapping is a file the Workspace mapped, held open until Close so that
+// staging can copy stretches of it without passing through memory.
+type mapping struct {
+	data []byte
+	file *os.File
+	// summed says sum is the XXH3 checksum of data when it was read (not
+	// in a ReadOnly Workspace).
+	summed bool
+	sum    uint64
+}
+
+// checksumOf returns the checksum of a mapped file's bytes, XXH3 (64 bits,
+// vectorised: a small fraction of the cost of copying the file); ok is
+// false when reading them faults, the file having shrunk.
+func checksumOf(data []byte) (sum uint64, ok bool) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return xxh3.Hash(data), true
+}
+
+// MappedFault returns, for a value recovered from a panic, the error to
+// report when it is a memory fault: a file the Workspace mapped shrank
+// while it was being read, concurrent_modification. It returns nil for any
+// other panic. Faults panic only in goroutines that set
+// debug.SetPanicOnFault; elsewhere they crash the program.
+func MappedFault(p any) *Error {
+	if _, ok := p.(interface{ Addr() uintptr }); !ok {
+		return nil
+	}
+	return &Error{Code: ConcurrentModification, Phase: "io",
+		Message: "a file shrank while it was being read"}
+}
+
+// mapRegular maps f, whose stat is info, when it is large enough, and
+// checksums it when sum is set. It returns nil for a file to be copied,
+// and concurrent_modification for one that grew or shrank meanwhile.
+func mapRegular(f *os.File, info fs.FileInfo, sum bool) (*mapping, error) {
+	data, err := mapFile(f, info.Size())
+	if data == nil || err != nil {
+		return nil, err
+	}
+	m := &mapping{data: data, file: f}
+	ok := true
+	if sum {
+		m.sum, ok = checksumOf(data)
+		m.summed = ok
+	}
+	if n, _ := f.ReadAt(make([]byte, 1), info.Size()); n != 0 || !ok { // grew or shrank
+		unmap(data)
+		return nil, &Error{Code: ConcurrentModification, Phase: "io", Message: info.Name() + " changed while being read"}
+	}
+	return m, nil
+}
+
+// release unmaps m and closes its file.
+func (m *mapping) release() error {
+	err := unmap(m.data)
+	if cerr := m.file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// holds reports whether the file snap saw, now with the stat info, still
+// has the bytes read: for a mapped file by its change time and the
+// checksum of the mapping, which shows the file as it is now.
+func (m *mapping) holds(info, then fs.FileInfo) bool {
+	sum, ok := checksumOf(m.data)
+	return m.summed && sameChangeTime(info, then) && ok && sum == m.sum
+}
+
+// offsetOf returns where d starts in the mapped file, when d is a
+// non-empty slice of its mapping.
+func (m *mapping) offsetOf(d []byte) (int, bool) {
+	if len(d) == 0 {
+		return 0, false
+	}
+	// A slice of data keeps the end of data's capacity: its offset is the
+	// capacity it lost, if the byte there is d's first.
+	off := cap(m.data) - cap(d)
+	ok := off >= 0 && off+len(d) <= len(m.data) && &m.data[off] == &d[0]
+	return off, ok
+}
+
+// writeSegment writes d, a slice of a new file's content, to f in chunks,
+// looking at ctx between them. A stretch of a mapped file is copied from
+// the file itself, by the system where it can (copy_file_range, as cp
+// does), without passing through this process; a file that shrank since
+// is concurrent_modification.
+func (w *Workspace) writeSegment(ctx context.Context, f *os.File, d []byte) error {
+	var from *mapping
+	off := 0
+	for _, m := range w.maps {
+		if o, ok := m.offsetOf(d); ok && len(d) >= copyThreshold {
+			from, off = m, o
+			break
+		}
+	}
+	for len(d) > 0 {
+		if err := interrupted(ctx); err != nil {
+			return err
+		}
+		n := min(len(d), stageChunk)
+		if err := writeFrom(f, from, off, d[:n]); err != nil {
+			return err
+		}
+		d, off = d[n:], off+n
+	}
+	return nil
+}
+
+// writeFrom writes d to f, copying it from m's file at off when m is set.
+func writeFrom(f *os.File, m *mapping, off int, d []byte) error {
+	if m == nil {
+		_, err := f.Write(d)
+		return err
+	}
+	if _, err := m.file.Seek(int64(off), io.SeekStart); err != nil {
+		return err
+	}
+	n, err := io.Copy(f, &io.LimitedReader{R: m.file, N: int64(len(d))})
+	if err == nil && n != int64(len(d)) {
+		err = &Error{Code: ConcurrentModification, Phase: "io",
+			Message: m.file.Name() + " shrank while it was being copied"}
+	}
+	return err
+}

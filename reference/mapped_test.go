@@ -1,0 +1,187 @@
+//go:build linux
+
+package reference
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// bigRelocation returns a file above mapThreshold with a block near its
+// start and an anchor near its end, the patch moving the block, and the
+// file after the move. Its filler mixes CRLF, bare CR and invalid UTF-8,
+// which the stretches copied from the file keep byte for byte.
+func bigRelocation() (before, patch, after string) {
+	var filler bytes.Buffer
+	for i := 0; filler.Len() < 4*stageChunk/3; i++ {
+		fmt.Fprintf(&filler, "filler line %d\r\n\xff\xfe bare\rCR\n", i)
+	}
+	payload := "moved one\nmoved two\n"
+	before = "head\n" + payload + "tail\n" + filler.String() + "anchor\n" + "end\n"
+	after = "head\ntail\n" + filler.String() + "anchor\n" + payload + "end\n"
+	patch = section("a/big", "b/big", sha(payload), "") +
+		"@@ -1,4 +1,2 @@ blockpatch-source id=move-1\n head\n-moved one\n-moved two\n tail\n\n" +
+		"@@ -9,2 +7,4 @@ blockpatch-target id=move-1\n anchor\n+moved one\n+moved two\n end\n"
+	return before, patch, after
+}
+
+// mappedWorkspace writes the big file in a fresh root, reads it and plans the
+// move through a Workspace, which maps it.
+func mappedWorkspace(t *testing.T, readOnly bool) (*Workspace, *Plan, string) {
+	t.Helper()
+	before, patch, after := bigRelocation()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"big": before})
+	ws, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.ReadOnly = readOnly
+	t.Cleanup(func() { ws.Close() })
+	plan, err := Check([]byte(patch), ws, Options{Strip: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws.seen["big"].mapped == nil {
+		t.Fatal("the big file was not mapped")
+	}
+	return ws, plan, after
+}
+
+func TestMappedFileApplied(t *testing.T) {
+	t.Parallel()
+	ws, plan, after := mappedWorkspace(t, false)
+	if err := ws.Commit(plan.Changes); err != nil {
+		t.Fatal(err)
+	}
+	got := readTree(t, ws.Root())
+	if len(got) != 1 || got["big"] != after {
+		t.Errorf("after commit: %d files, big is the moved file: %v", len(got), got["big"] == after)
+	}
+	if err := ws.Close(); err != nil || len(ws.maps) != 0 {
+		t.Errorf("Close: %v, %d mappings left", err, len(ws.maps))
+	}
+	if err := ws.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
+}
+
+// TestMappedFileInterrupted: a Commit stopped when it stages a mapped file
+// (the copy looks at its context before each chunk) is io_error, and
+// leaves the tree as it was, without temp files.
+func TestMappedFileInterrupted(t *testing.T) {
+	t.Parallel()
+	ws, plan, _ := mappedWorkspace(t, false)
+	before := readTree(t, ws.Root())
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("signal terminated"))
+	wantCode(t, ws.CommitContext(ctx, plan.Changes), IOError)
+	if got := readTree(t, ws.Root()); len(got) != 1 || got["big"] != before["big"] {
+		t.Errorf("after the interrupted commit: %d files, big unchanged: %v", len(got), got["big"] == before["big"])
+	}
+}
+
+// TestMappedFileChanged: a mapped file changed between staging and the
+// re-check is concurrent_modification and nothing is written, however the
+// writer hides it: same size and modification time, or a shorter file.
+func TestMappedFileChanged(t *testing.T) {
+	t.Parallel()
+	changes := map[string]func(t *testing.T, full string){
+		"same size and mtime": func(t *testing.T, full string) {
+			info, _ := os.Stat(full)
+			f, err := os.OpenFile(full, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteAt([]byte("HEAD"), 0)
+			f.Close()
+			os.Chtimes(full, time.Time{}, info.ModTime())
+		},
+		"truncated": func(t *testing.T, full string) {
+			if err := os.Truncate(full, 100); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	for name, change := range changes {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ws, plan, _ := mappedWorkspace(t, false)
+			full := filepath.Join(ws.Root(), "big")
+			ws.BeforeVerify = func() { change(t, full) }
+			want, _ := os.ReadFile(full)
+			err := ws.Commit(plan.Changes)
+			wantCode(t, err, ConcurrentModification)
+			got := readTree(t, ws.Root())
+			if len(got) != 1 || got["big"] == string(want) {
+				t.Errorf("after the refused commit: %d files; the change must stay, not be overwritten", len(got))
+			}
+		})
+	}
+}
+
+// TestMappedFileShrankBeforeStaging: staging copies from the mapping; a
+// file cut short before then is concurrent_modification, not a crash or a
+// short file.
+func TestMappedFileShrankBeforeStaging(t *testing.T) {
+	t.Parallel()
+	ws, plan, _ := mappedWorkspace(t, false)
+	full := filepath.Join(ws.Root(), "big")
+	if err := os.Truncate(full, 100); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, ws.Commit(plan.Changes), ConcurrentModification)
+	if info, _ := os.Stat(full); info.Size() != 100 {
+		t.Errorf("size %d after the refused commit, want 100", info.Size())
+	}
+}
+
+// TestReadOnlyWorkspaceCannotCommitMapped: a ReadOnly Workspace keeps no
+// checksum, so a commit finds its mapped files changed.
+func TestReadOnlyWorkspaceCannotCommitMapped(t *testing.T) {
+	t.Parallel()
+	ws, plan, _ := mappedWorkspace(t, true)
+	before := readTree(t, ws.Root())
+	wantCode(t, ws.Commit(plan.Changes), ConcurrentModification)
+	if len(readTree(t, ws.Root())) != len(before) || readTree(t, ws.Root())["big"] != before["big"] {
+		t.Error("a refused commit changed the tree")
+	}
+}
+
+// TestMappedFault: reading a mapped file past the end it shrank to faults;
+// with SetPanicOnFault the panic becomes concurrent_modification, and any
+// other panic is not taken for one.
+func TestMappedFault(t *testing.T) {
+	t.Parallel()
+	before, _, _ := bigRelocation()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"big": before})
+	ws, _ := NewWorkspace(root)
+	defer ws.Close()
+	data, err := ws.ReadFile("big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(root, "big"), 0); err != nil {
+		t.Fatal(err)
+	}
+	got := func() (e *Error) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() { e = MappedFault(recover()) }()
+		_ = bytes.Count(data, []byte("x"))
+		return nil
+	}()
+	if got == nil || got.Code != ConcurrentModification {
+		t.Errorf("reading the truncated mapping: %v, want concurrent_modification", got)
+	}
+	if e := MappedFault(errors.New("not a fault")); e != nil {
+		t.Errorf("MappedFault of another panic = %v, want nil", e)
+	}
+}
