@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
-// Code is a spec error code: the value callers branch on. The set mirrors the
-// BlockPatchErrorCode list of the spec; spec_test.go keeps the two in step.
+// Code is a spec error code: the value callers branch on. The set is the
+// spec's (spec.ErrorCodes); errors_test.go keeps the constants in step.
 type Code string
 
 // The error codes of blockpatch 1.1.
@@ -43,15 +45,13 @@ const (
 )
 
 // Codes lists every error code in the order the spec gives them.
-var Codes = []Code{
-	ParseError, InvalidPath, PathOutsideCwd, SymlinkPath, FileNotFound,
-	NotRegularFile, PermissionDenied, IOError, SourceNotFound, SourceAmbiguous,
-	TargetNotFound, TargetAmbiguous, DestinationExists, ConcurrentModification,
-	PartialAppliedDuplicate, PayloadMismatch, HashMismatch, InvalidUTF8,
-	TargetOverlapsSource, InvalidMoveArgs, InvalidJSON, MissingMoveArgs,
-	UnknownCommand, UnknownOption, InvalidOption, MissingOptionValue,
-	TooManyArgs, UnexpectedError,
-}
+var Codes = func() []Code {
+	var out []Code
+	for _, c := range spec.ErrorCodes() {
+		out = append(out, Code(c))
+	}
+	return out
+}()
 
 // Range is a half-open byte range [Start, End), or a 1-based inclusive line
 // range when it appears in LineRanges.
