@@ -614,7 +614,13 @@ func TestStripNMatchesPatchWithoutComponents(t *testing.T) {
 			return failure(sc, "-p1 gives %s, -p%d on the prefixed patch gives %s (%v)", codeOf(werr), n, codeOf(gerr), gerr)
 		}
 		if werr != nil {
-			if d := cmp.Diff(asDoc(werr), asDoc(gerr)); d != "" {
+			wd, gd := asDoc(werr), asDoc(gerr)
+			if gd.Path == gen.PrefixPath(wd.Path, comps) {
+				// A header path refused as written, before stripping
+				// (PATH-013), is reported with its extra components.
+				wd.Path = gd.Path
+			}
+			if d := cmp.Diff(wd, gd); d != "" {
 				return failure(sc, "the error details differ (-p1 +p%d):\n%s", n, d)
 			}
 			st.add("both " + codeOf(werr))

@@ -128,6 +128,15 @@ func planRequest(data []byte, files reference.MapFiles) (*reference.Plan, error)
 	return reference.PlanRequest(req, files)
 }
 
+// PrefixPath inserts extra leading components after an a/ or b/ prefix,
+// as WithPrefix does to every path of a patch; other paths are kept.
+func PrefixPath(path string, extra []string) string {
+	if len(extra) == 0 || len(path) < 2 || path[1] != '/' || (path[0] != 'a' && path[0] != 'b') {
+		return path
+	}
+	return path[:2] + strings.Join(extra, "/") + "/" + path[2:]
+}
+
 // WithPrefix inserts extra leading components after the a/ and b/ of the
 // paths on every section's diff, --- and +++ lines, so that
 // -p(1+len(extra)) strips them. It edits the text and renders nothing, so
@@ -136,12 +145,7 @@ func WithPrefix(patch []byte, extra []string) []byte {
 	if len(extra) == 0 {
 		return patch
 	}
-	add := func(path []byte) []byte {
-		if len(path) < 2 || path[1] != '/' || (path[0] != 'a' && path[0] != 'b') {
-			return path
-		}
-		return []byte(string(path[:2]) + strings.Join(extra, "/") + "/" + string(path[2:]))
-	}
+	add := func(path []byte) []byte { return []byte(PrefixPath(string(path), extra)) }
 	ls := lines(patch)
 	for i, l := range ls {
 		if !bytes.HasPrefix(l, []byte("diff --blockpatch ")) {
