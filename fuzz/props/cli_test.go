@@ -83,6 +83,13 @@ func (sb *sandbox) tree() fstree.Tree {
 
 // verdict is what check, --dry-run and apply must agree on: the exit
 // status and the document without the members that differ by design.
+// errorCode is the code of o's error, or "" when it has none.
+func errorCode(o outcome) string {
+	e, _ := o.doc["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
 func verdict(o outcome) map[string]any {
 	v := map[string]any{"exit": o.exit}
 	for k, val := range o.doc {
@@ -152,22 +159,36 @@ func TestCheckAndDryRunAgreeWithApply(t *testing.T) {
 		if sc.Protocol == gen.ProtoRequest {
 			asks, final = [][]string{{"plan"}, {"move", "--dry-run"}}, "move"
 		}
-		var got []outcome
+		type answer struct {
+			ask []string
+			o   outcome
+		}
+		var got []answer
 		for _, c := range asks {
 			o := sb.run(c[0], c[1:]...)
 			if w, _ := o.doc["written"].(bool); w {
 				return failure(sc, "%v reported written: true", c)
 			}
-			got = append(got, o)
+			if c[0] == "plan" && errorCode(o) == "invalid_utf8" {
+				// plan always renders its patch, which move does only
+				// with --diff: there it agrees with move --dry-run --diff.
+				diff := sb.run("move", "--dry-run", "--diff")
+				if d := cmp.Diff(verdict(diff), verdict(o)); d != "" {
+					return failure(sc, "plan and move --dry-run --diff disagree (-move +plan):\n%s", d)
+				}
+				st.add("plan cannot render")
+				continue
+			}
+			got = append(got, answer{c, o})
 		}
 		dry := sc.Protocol == gen.ProtoRequest && bytes.Contains(sc.Request, []byte(`"dry_run":true`))
 		applied := sb.run(final)
 		if w, _ := applied.doc["written"].(bool); w != (applied.exit == 0 && !dry && applied.doc["noop"] == false) {
 			return failure(sc, "%s: written %v with %s", final, w, applied.raw)
 		}
-		for i, o := range got {
-			if d := cmp.Diff(verdict(applied), verdict(o)); d != "" {
-				return failure(sc, "%v and %s disagree (-%s +%v):\n%s", asks[i], final, final, asks[i], d)
+		for _, a := range got {
+			if d := cmp.Diff(verdict(applied), verdict(a.o)); d != "" {
+				return failure(sc, "%v and %s disagree (-%s +%v):\n%s", a.ask, final, final, a.ask, d)
 			}
 		}
 		if applied.exit == 0 {

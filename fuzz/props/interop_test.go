@@ -140,7 +140,7 @@ func interop(t *testing.T, tool foreign) {
 	}
 	t.Parallel()
 	st := &stats{}
-	check(t, 300, 80, st, func(s gen.Spec) string {
+	check(t, 300, 60, st, func(s gen.Spec) string {
 		sc := gen.Build(s)
 		if sc.Patch == nil {
 			st.add("planner refused: " + planRefusal(sc.Request, sc.Files))
