@@ -11,7 +11,9 @@ import (
 )
 
 // Verdicts are the hand-reviewed verdicts on surviving mechanical
-// mutants, by mutant name: "equivalent: why" or "killed by CASE".
+// mutants, by mutant name: "equivalent: why", "killed by CASE: what was
+// added", "beyond cases: why no case can show it; killed by TEST" or
+// "real, no case added: what would show it".
 type Verdicts map[string]string
 
 // LoadVerdicts reads a verdicts file: lines "NAME<TAB>VERDICT"; blank
@@ -44,6 +46,11 @@ func LoadVerdicts(path string) (Verdicts, error) {
 // Equivalent reports whether a verdict says the mutant is equivalent.
 func Equivalent(verdict string) bool { return strings.HasPrefix(verdict, "equivalent") }
 
+// BeyondCases reports whether a verdict says no case can show the mutant
+// (races, input limits, faults of a file that shrinks): the reference's own
+// tests judge those, and the corpus is not measured on them.
+func BeyondCases(verdict string) bool { return strings.HasPrefix(verdict, "beyond cases") }
+
 // Unreviewed is the verdict of a survivor nobody has looked at.
 const Unreviewed = "unreviewed"
 
@@ -51,8 +58,8 @@ const Unreviewed = "unreviewed"
 type Summary struct {
 	Generated, Killed, TimedOut, Survived, Equivalent, Unreviewed, BuildFailed, Stale, Errors int
 	// KilledByAdded counts survivors whose verdict names a case added for
-	// them ("killed by ...").
-	KilledByAdded int
+	// them ("killed by ..."); BeyondCases those no case can show.
+	KilledByAdded, BeyondCases int
 }
 
 // Summarise counts records, taking survivors' verdicts from v.
@@ -74,6 +81,8 @@ func Summarise(recs []Record, v Verdicts) Summary {
 				s.Equivalent++
 			case strings.HasPrefix(verdict, "killed by"):
 				s.KilledByAdded++
+			case BeyondCases(verdict):
+				s.BeyondCases++
 			}
 		case BuildFailed:
 			s.BuildFailed++
@@ -86,24 +95,28 @@ func Summarise(recs []Record, v Verdicts) Summary {
 	return s
 }
 
+// Judged counts the compiling mutants a case can show: judged, neither
+// equivalent nor beyond cases.
+func (s Summary) Judged() int {
+	return s.Killed + s.TimedOut + s.Survived - s.Equivalent - s.BeyondCases
+}
+
 // KillRateAfterReview counts the survivors killed by the cases added for
 // them as killed.
 func (s Summary) KillRateAfterReview() float64 {
-	judged := s.Killed + s.TimedOut + s.Survived - s.Equivalent
-	if judged == 0 {
+	if s.Judged() == 0 {
 		return 0
 	}
-	return 100 * float64(s.Killed+s.TimedOut+s.KilledByAdded) / float64(judged)
+	return 100 * float64(s.Killed+s.TimedOut+s.KilledByAdded) / float64(s.Judged())
 }
 
-// KillRate is the share of non-equivalent, compiling, judged mutants that
-// the corpus kills (timeouts count as kills), in percent.
+// KillRate is the share of the mutants a case can show (Judged) that the
+// corpus kills (timeouts count as kills), in percent.
 func (s Summary) KillRate() float64 {
-	judged := s.Killed + s.TimedOut + s.Survived - s.Equivalent
-	if judged == 0 {
+	if s.Judged() == 0 {
 		return 0
 	}
-	return 100 * float64(s.Killed+s.TimedOut) / float64(judged)
+	return 100 * float64(s.Killed+s.TimedOut) / float64(s.Judged())
 }
 
 // ReportCorpusLine is the report line naming the corpus hash it was made
@@ -145,12 +158,13 @@ func WriteReport(w io.Writer, rep Report) error {
 	fmt.Fprintf(b, "| | mutants |\n| --- | ---: |\n")
 	fmt.Fprintf(b, "| generated from the code | %d |\n| selected for this campaign | %d |\n| judged | %d |\n", rep.Generated, rep.Selected, s.Generated)
 	fmt.Fprintf(b, "| killed | %d |\n| timed out (killed by a timeout) | %d |\n| survived | %d |\n", s.Killed, s.TimedOut, s.Survived)
-	fmt.Fprintf(b, "| of which equivalent | %d |\n| of which unreviewed | %d |\n| not compiling (not counted) | %d |\n", s.Equivalent, s.Unreviewed, s.BuildFailed)
+	fmt.Fprintf(b, "| of which equivalent | %d |\n| of which beyond cases (judged by the reference's tests) | %d |\n", s.Equivalent, s.BeyondCases)
+	fmt.Fprintf(b, "| of which unreviewed | %d |\n| not compiling (not counted) | %d |\n", s.Unreviewed, s.BuildFailed)
 	if s.Stale+s.Errors > 0 {
 		fmt.Fprintf(b, "| stale or not judged | %d |\n", s.Stale+s.Errors)
 	}
-	judged := s.Killed + s.TimedOut + s.Survived - s.Equivalent
-	fmt.Fprintf(b, "\nKill rate over non-equivalent mutants that compile: **%.1f%%** (%d of %d) by the corpus the campaign ran with; "+
+	judged := s.Judged()
+	fmt.Fprintf(b, "\nKill rate over the compiling mutants a case can show (neither equivalent nor beyond cases): **%.1f%%** (%d of %d) by the corpus the campaign ran with; "+
 		"**%.1f%%** (%d of %d) with the cases added for survivors (verdict \"killed by\").\n\n",
 		s.KillRate(), s.Killed+s.TimedOut, judged, s.KillRateAfterReview(), s.Killed+s.TimedOut+s.KilledByAdded, judged)
 	ops := map[string][2]int{}

@@ -56,4 +56,8 @@ func TestSummaryKillRate(t *testing.T) {
 	if s.Equivalent != 1 || s.Unreviewed != 1 || s.BuildFailed != 1 || s.KillRate() < 66.6 || s.KillRate() > 66.7 {
 		t.Errorf("summary %+v, kill rate %.2f; want 1 equivalent, 1 unreviewed, 1 not compiling, 2 of 3 killed", s, s.KillRate())
 	}
+	s = Summarise(recs, Verdicts{"c": "beyond cases: a race; killed by go test ./reference -run TestRace", "d": "killed by x/y (added): a case"})
+	if s.BeyondCases != 1 || s.KilledByAdded != 1 || s.KillRate() != 200.0/3 || s.KillRateAfterReview() != 100 {
+		t.Errorf("summary %+v, kill rates %.2f and %.2f; want 1 beyond cases, 1 killed by an added case, 2 of 3 killed, then 3 of 3", s, s.KillRate(), s.KillRateAfterReview())
+	}
 }
