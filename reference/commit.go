@@ -129,7 +129,7 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 func (w *Workspace) replace(s *staged) error {
 	path := s.change.Path
 	if !w.stillAt(s) || !w.statUnchanged(s) {
-		return &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
+		return &Error{Code: ConcurrentModification, Phase: "write", Path: path,
 			Message: path + " changed while the move was being written"}
 	}
 	var err error
@@ -141,7 +141,7 @@ func (w *Workspace) replace(s *staged) error {
 		if errors.Is(err, fs.ErrExist) {
 			// Created meanwhile: fine only if it holds the payload (WRITE-007).
 			if !holdsExactly(s.dir, s.name, s.change.Bytes()) {
-				return &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
+				return &Error{Code: ConcurrentModification, Phase: "write", Path: path,
 					Message: path + " was created by someone else while the move was being written"}
 			}
 			err = nil
@@ -155,7 +155,7 @@ func (w *Workspace) replace(s *staged) error {
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return &Error{Code: ConcurrentModification, Phase: "verify", Path: path, Err: err,
+		return &Error{Code: ConcurrentModification, Phase: "write", Path: path, Err: err,
 			Message: path + "'s folder moved while the move was being written"}
 	}
 	if err != nil {
@@ -176,7 +176,7 @@ func (w *Workspace) dirError(err error, c Change, full string) error {
 	default:
 		return fsError(err, full, "io")
 	}
-	return &Error{Code: ConcurrentModification, Phase: "verify", Path: c.Path,
+	return &Error{Code: ConcurrentModification, Phase: "write", Path: c.Path,
 		Message: "a folder on the path " + c.Path + " changed after it was read; nothing was written"}
 }
 

@@ -19,7 +19,7 @@ func (w *Workspace) verify(stages []*staged) error {
 		planned[s.change.Path] = s
 	}
 	for path, snap := range w.seen {
-		changed := &Error{Code: ConcurrentModification, Phase: "verify", Path: path,
+		changed := &Error{Code: ConcurrentModification, Phase: "write", Path: path,
 			Message: path + " changed after it was verified; nothing was written"}
 		segs := segments(path)
 		name := segs[len(segs)-1]

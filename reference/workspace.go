@@ -127,7 +127,7 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	}
 	defer w.closeDir(d)
 	if limit := w.inputLimit(); info.Size() > limit {
-		return nil, tooLarge(path, "io", limit)
+		return nil, tooLarge(path, limit)
 	}
 	snap, err := readRegular(d, name, info, !w.ReadOnly)
 	if err != nil {

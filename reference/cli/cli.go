@@ -255,9 +255,15 @@ func (r *run) readInput(path string) ([]byte, error) {
 		case errors.Is(err, os.ErrPermission):
 			code = reference.PermissionDenied
 		}
-		return nil, &reference.Error{Code: code, Phase: "read", Path: path, Message: err.Error(), Err: err}
+		return nil, &reference.Error{Code: code, Phase: "io", Path: path, Message: err.Error(), Err: err}
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		// Observed 1.1.0: a folder given as the patch or request file is
+		// not_regular_file, as it would be as an operation path (PATH-006).
+		return nil, &reference.Error{Code: reference.NotRegularFile, Phase: "io", Path: path,
+			Message: path + " is a folder, not a file to read"}
+	}
 	data, err := reference.ReadLimited(f, limit, path)
 	if e, ok := err.(*reference.Error); ok {
 		e.Path = path
