@@ -24,9 +24,10 @@ import (
 //
 // Metrics: x-cp is the median over the iterations of the command's wall
 // time divided by cp's; x-floor, for apply, the same divided by the time of
-// replacing the file by a copy of itself (replaceByCopy); maxrss/file is the command's peak resident memory
-// divided by the file's size (the largest of the iterations); ms/MiB is the
-// median wall time per MiB, flat across sizes when time is linear.
+// replacing the file by a copy of itself (replaceByCopy); maxrss/file is
+// the command's peak resident memory divided by the file's size (the
+// largest of the iterations); ms/MiB is the median wall time per MiB, flat
+// across sizes when time is linear.
 
 // benchSizes are the file sizes in MiB.
 var benchSizes = []int{1, 16, 64}

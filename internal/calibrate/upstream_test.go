@@ -12,10 +12,8 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz"
-
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases/known"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
