@@ -90,5 +90,18 @@ func TestInputLimitSetting(t *testing.T) {
 		if o.code() != tt.code {
 			t.Errorf("limit %q: exit %d, stderr %s; want code %q", tt.limit, o.exit, o.stderr, tt.code)
 		}
+		if tt.code != "invalid_option" {
+			continue
+		}
+		// move with field flags reads no input before the workspace, and
+		// must refuse the setting all the same, writing nothing.
+		o = start(t, blockpatch(env, "move", "--src", "f.txt", "--src-start", "move", "--src-end", "me\n",
+			"--dst", "f.txt", "--target-before", "target\n", "--cwd", work, "--json-output"))()
+		if o.code() != tt.code {
+			t.Errorf("move with limit %q: exit %d, stderr %s; want code %q", tt.limit, o.exit, o.stderr, tt.code)
+		}
+		if got, _ := os.ReadFile(filepath.Join(work, "f.txt")); string(got) != "alpha\nmove me\nomega\ntarget\n" {
+			t.Errorf("move with limit %q changed f.txt to %q", tt.limit, got)
+		}
 	}
 }
