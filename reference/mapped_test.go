@@ -185,3 +185,40 @@ func TestMappedFault(t *testing.T) {
 		t.Errorf("MappedFault of another panic = %v, want nil", e)
 	}
 }
+
+// TestMappedCrossFileMove: a block of more than copyThreshold bytes moved
+// from one mapped file into another is written from the first file's
+// bytes; staging the second file must not take it for a stretch of its
+// own mapping.
+func TestMappedCrossFileMove(t *testing.T) {
+	t.Parallel()
+	var block, filler bytes.Buffer
+	for i := 0; block.Len() < 3*copyThreshold/2; i++ {
+		fmt.Fprintf(&block, "block line %d\n", i)
+	}
+	for i := 0; filler.Len() < 2*mapThreshold; i++ {
+		fmt.Fprintf(&filler, "filler line %d\n", i)
+	}
+	src := "start\n" + block.String() + "stop\n" + filler.String()
+	dst := filler.String() + "anchor\n"
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"src.txt": src, "dst.txt": dst})
+	ws, err := NewWorkspace(root)
+	must(t, err)
+	defer ws.Close()
+	req, err := DecodeRequest([]byte(`{"src":"src.txt","src_start":"block line 0\n","src_end":"stop\n","dst":"dst.txt","target_before":"anchor\n"}`))
+	must(t, err)
+	plan, err := PlanRequest(req, ws)
+	must(t, err)
+	if len(ws.maps) != 2 {
+		t.Fatalf("%d files mapped, want both", len(ws.maps))
+	}
+	must(t, ws.Commit(plan.Changes))
+	got := readTree(t, root)
+	if want := "start\n" + filler.String(); got["src.txt"] != want {
+		t.Errorf("src.txt: %d bytes, want %d", len(got["src.txt"]), len(want))
+	}
+	if want := dst + block.String() + "stop\n"; got["dst.txt"] != want {
+		t.Errorf("dst.txt: %d bytes, want %d", len(got["dst.txt"]), len(want))
+	}
+}
