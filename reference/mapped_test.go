@@ -222,3 +222,46 @@ func TestMappedCrossFileMove(t *testing.T) {
 		t.Errorf("dst.txt: %d bytes, want %d", len(got["dst.txt"]), len(want))
 	}
 }
+
+// TestMappedChecksumOfShrunkFile: checksumming a mapping whose file was
+// cut short faults; checksumOf reports it (ok false) instead of letting
+// the fault end the process.
+func TestMappedChecksumOfShrunkFile(t *testing.T) {
+	t.Parallel()
+	before, _, _ := bigRelocation()
+	path := filepath.Join(t.TempDir(), "big")
+	must(t, os.WriteFile(path, []byte(before), 0o644))
+	f, err := os.Open(path)
+	must(t, err)
+	defer f.Close()
+	data, err := mapFile(f, int64(len(before)))
+	must(t, err)
+	defer unmap(data)
+	must(t, os.Truncate(path, 0))
+	if _, ok := checksumOf(data); ok {
+		t.Error("checksum of a mapping whose file was cut short: ok, want a fault reported")
+	}
+}
+
+// TestMappedFileGrewBeforeMapping: a file that grew between its stat and
+// its mapping is concurrent_modification, not read short.
+func TestMappedFileGrewBeforeMapping(t *testing.T) {
+	t.Parallel()
+	before, _, _ := bigRelocation()
+	path := filepath.Join(t.TempDir(), "big")
+	must(t, os.WriteFile(path, []byte(before), 0o644))
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	must(t, err)
+	defer f.Close()
+	info, err := f.Stat()
+	must(t, err)
+	_, err = f.WriteAt([]byte("grown\n"), info.Size())
+	must(t, err)
+	for _, sum := range []bool{false, true} {
+		m, err := mapRegular(f, info, sum)
+		if m != nil {
+			unmap(m.data)
+		}
+		wantCode(t, err, ConcurrentModification)
+	}
+}
