@@ -270,3 +270,26 @@ func TestNewWorkspace(t *testing.T) {
 		t.Error("errors.Is must compare codes")
 	}
 }
+
+// TestFsErrorCodes: operating-system errors, wrapped or bare, map to the
+// spec's codes (ERR-003), and none of them makes the mapping fail.
+func TestFsErrorCodes(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err  error
+		code Code
+	}{
+		{&fs.PathError{Op: "open", Path: "x", Err: syscall.ENOENT}, FileNotFound},
+		{&fs.PathError{Op: "open", Path: "x", Err: syscall.EACCES}, PermissionDenied},
+		{&fs.PathError{Op: "open", Path: "x", Err: syscall.ENOTDIR}, FileNotFound},
+		{&os.LinkError{Op: "rename", Old: "a", New: "b", Err: syscall.EXDEV}, IOError},
+		{syscall.EIO, IOError},
+		{errors.New("unexpected EOF"), IOError},
+	} {
+		err := fsError(tt.err, "f.txt", "io")
+		e, ok := err.(*Error)
+		if !ok || e.Code != tt.code || e.Path != "f.txt" || e.Phase != "io" || e.Message == "" {
+			t.Errorf("fsError(%v) = %#v, want %s for f.txt in phase io, with a message", tt.err, err, tt.code)
+		}
+	}
+}
