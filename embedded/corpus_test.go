@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
@@ -40,7 +39,7 @@ func TestReferenceProcessPasses(t *testing.T) {
 	var names []string
 	for i, c := range all {
 		if c.Protocol == cases.Steps || i%10 == 0 {
-			names = append(names, regexp.QuoteMeta(c.Name))
+			names = append(names, c.Name)
 		}
 	}
 	impl, err := Process()
@@ -49,7 +48,7 @@ func TestReferenceProcessPasses(t *testing.T) {
 	}
 	r := runner.New(impl)
 	r.Seed = 1
-	r.RunRegexp = regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
+	r.RunRegexp = runner.Select(names)
 	rep, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

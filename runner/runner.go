@@ -128,6 +128,15 @@ type loaded struct {
 }
 
 // Load loads every source and returns the cases sorted by name, with the
+// Select returns a RunRegexp that selects exactly the named cases.
+func Select(names []string) *regexp.Regexp {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	return regexp.MustCompile("^(" + strings.Join(quoted, "|") + ")$")
+}
+
 // corpus hash: the SHA-256 over every case's name and case file.
 func (r *Runner) Load() ([]*cases.Case, string, error) {
 	ls, hash, err := r.load()

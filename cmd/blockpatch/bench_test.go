@@ -237,7 +237,6 @@ func benchCommand(b *testing.B, size int, replaces bool, args func(dir string, i
 			floor = replaceByCopy(b, copied)
 		}
 		os.Remove(copied)
-		syncFile(b, big)
 		b.StartTimer()
 		d, rss := timed(b, bin, args(dir, i)...)
 		ratios = append(ratios, float64(d)/float64(cp))

@@ -2,9 +2,7 @@ package calibrate
 
 import (
 	"context"
-	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
@@ -29,13 +27,13 @@ func Rounds(ctx context.Context, r *runner.Runner, dir string, o Options, max in
 		var again []string
 		for _, e := range edits {
 			if e.Skipped == "" && !slices.Contains(again, e.Case) {
-				again = append(again, regexp.QuoteMeta(e.Case))
+				again = append(again, e.Case)
 			}
 		}
 		if len(again) == 0 {
 			return nil
 		}
-		r.RunRegexp = regexp.MustCompile("^(" + strings.Join(again, "|") + ")$")
+		r.RunRegexp = runner.Select(again)
 		r.SkipRegexp = nil
 	}
 	return nil

@@ -55,14 +55,14 @@ func (j Judge) Run(ctx context.Context, impl runner.Implementation, first []stri
 		return j.run(ctx, impl, nil, nil)
 	}
 	if len(first) > 0 {
-		jd, err := j.run(ctx, impl, Select(first), nil)
+		jd, err := j.run(ctx, impl, runner.Select(first), nil)
 		if err == nil && jd.Killed() {
 			return jd, nil
 		}
 		if err != nil && !errors.Is(err, runner.ErrNoCases) {
 			return jd, err
 		}
-		return j.run(ctx, impl, nil, Select(first))
+		return j.run(ctx, impl, nil, runner.Select(first))
 	}
 	return j.run(ctx, impl, nil, nil)
 }
@@ -186,14 +186,4 @@ func first(s []string, n int) []string {
 		return append(slices.Clone(s[:n]), "…")
 	}
 	return s
-}
-
-// Select returns a pattern for runner.RunRegexp that selects exactly the
-// named cases.
-func Select(names []string) *regexp.Regexp {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = regexp.QuoteMeta(n)
-	}
-	return regexp.MustCompile("^(" + strings.Join(quoted, "|") + ")$")
 }

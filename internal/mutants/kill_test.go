@@ -123,7 +123,7 @@ func TestEveryHandMutantIsKilled(t *testing.T) {
 			t.Errorf("mutant %s (%s) has no recorded killer; run go test ./internal/mutants -run TestEveryHandMutantIsKilled -update", m.Name, m.Mistake)
 			return
 		}
-		jd, err := judge.run(ctx, impl, Select(names), nil)
+		jd, err := judge.run(ctx, impl, runner.Select(names), nil)
 		switch {
 		case errors.Is(err, runner.ErrNoCases):
 			t.Errorf("mutant %s: its recorded killers %q are gone from the corpus; run go test ./internal/mutants -run TestEveryHandMutantIsKilled -update", m.Name, names)
