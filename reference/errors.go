@@ -44,14 +44,16 @@ const (
 	UnexpectedError         Code = "unexpected_error"
 )
 
-// Codes lists every error code in the order the spec gives them.
-var Codes = func() []Code {
+// Codes lists every error code in the order the spec gives them. It is a
+// function, not a variable, so that a run of the CLI does not decode the
+// spec's index at start.
+func Codes() []Code {
 	var out []Code
 	for _, c := range spec.ErrorCodes() {
 		out = append(out, Code(c))
 	}
 	return out
-}()
+}
 
 // Range is a half-open byte range [Start, End), or a 1-based inclusive line
 // range when it appears in LineRanges.

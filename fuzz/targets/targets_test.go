@@ -137,7 +137,7 @@ func FuzzPlanApply(f *testing.F) {
 		}
 		plan, err := reference.PlanRequest(req, tree)
 		if err != nil {
-			if c := reference.CodeOf(err); c == reference.UnexpectedError || !slices.Contains(reference.Codes, c) {
+			if c := reference.CodeOf(err); c == reference.UnexpectedError || !slices.Contains(reference.Codes(), c) {
 				t.Fatalf("seed %d: plan failed with %s: %v\n%s", seed, c, err, sc)
 			}
 			return
@@ -321,7 +321,7 @@ func checkOutcome(t *testing.T, args []string, code int, stdout, stderr []byte) 
 	if err := json.Unmarshal(stderr, &doc); err != nil || doc.OK == nil || *doc.OK || doc.Error == nil {
 		t.Fatalf("%q: not a JSON error object: %q", args, stderr)
 	}
-	if !slices.Contains(reference.Codes, doc.Error.Code) || doc.Error.Code == reference.UnexpectedError || doc.Error.Message == "" {
+	if !slices.Contains(reference.Codes(), doc.Error.Code) || doc.Error.Code == reference.UnexpectedError || doc.Error.Message == "" {
 		t.Fatalf("%q: error code %q (message %q)", args, doc.Error.Code, doc.Error.Message)
 	}
 }
