@@ -191,7 +191,7 @@ func TestReverseAfterApplyIsIdentity(t *testing.T) {
 		expected, why := reversible(m, after)
 		switch {
 		case err == nil && rev.Result.Status == reference.StatusApplied:
-			if insertsIntoSourceContext(m, fwd.Result.Moves[0]) {
+			if gen.SplitsSourceAnchors(m, fwd.Result.Moves[0]) {
 				// The payload went between the source's anchors: -R
 				// matches them elsewhere, and 1.1.0 puts it there too.
 				st.add("-R across split anchors")
@@ -212,18 +212,6 @@ func TestReverseAfterApplyIsIdentity(t *testing.T) {
 		}
 		return ""
 	}, scenarios(clean))
-}
-
-// insertsIntoSourceContext reports whether a same-file move put its
-// payload strictly inside the span of its source's context lines, so that
-// afterwards the source anchor no longer stands as one piece.
-func insertsIntoSourceContext(m *reference.Move, r reference.MoveResult) bool {
-	if !m.Same() || r.SourceRange == nil || r.InsertIndex == nil {
-		return false
-	}
-	from := r.SourceRange.Start - len(m.Source.Before)
-	to := r.SourceRange.End + len(m.Source.After)
-	return *r.InsertIndex > from && *r.InsertIndex < to
 }
 
 // reversible predicts from the rules whether -R succeeds after the move m

@@ -378,6 +378,20 @@ func (l layout) request(shape int, s Spec) []byte {
 	return b.Bytes()
 }
 
+// SplitsSourceAnchors reports whether a same-file move r of m put its
+// payload strictly inside the span of its source's context, so that
+// afterwards the source anchor no longer stands as one piece: -R then
+// matches the anchors elsewhere and does not restore the tree, as 1.1.0
+// and 1.1.1 do too (observed).
+func SplitsSourceAnchors(m *reference.Move, r reference.MoveResult) bool {
+	if !m.Same() || r.SourceRange == nil || r.InsertIndex == nil {
+		return false
+	}
+	from := r.SourceRange.Start - len(m.Source.Before)
+	to := r.SourceRange.End + len(m.Source.After)
+	return *r.InsertIndex > from && *r.InsertIndex < to
+}
+
 // Sum is the lowercase hex SHA-256 of data.
 func Sum(data []byte) string {
 	h := sha256.Sum256(data)
