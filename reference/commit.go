@@ -123,9 +123,11 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 // file, after a last cheap re-check that the folder is still at its path
 // and the file it replaces still has its stat. Removing and replacing go
 // by the path below the root, not through the held folder, so a folder
-// moved away after that re-check cannot take the write outside --cwd
-// (os.Root does not leave the root); the file is then missing at its path,
-// which is concurrent_modification.
+// moved away after that re-check makes the rename fail (os.Root does not
+// leave the root): the file is then missing at its path, which is
+// concurrent_modification. Only a move inside os.Root's rename, between
+// its finding the folder and the system call, still takes the write along
+// (README, "Confined to --cwd").
 func (w *Workspace) replace(s *staged) error {
 	path := s.change.Path
 	if !w.stillAt(s) || !w.statUnchanged(s) {

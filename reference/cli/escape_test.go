@@ -46,18 +46,29 @@ func TestSwappedParentAtHold(t *testing.T) {
 
 // TestSwappedParentRace swaps the folder for the symlink as soon as apply's
 // temp file appears while it writes a large file, round after round: apply
-// refuses and nothing outside --cwd changes. (A swap in the microseconds
-// between the last re-check and the rename would take the write along
-// with the folder; the file written is still the one read and re-checked.)
+// refuses and nothing outside --cwd changes. TestSwappedParentAtHold is the
+// exact test; this one runs without the hook, so its timing is the
+// machine's:
+//   - a swap run late, after apply renamed its temp file over the file
+//     inside --cwd (no temp file in the moved folder right after the swap,
+//     the file already new), tests nothing and is only logged;
+//   - a swap in the window between the last re-check and the rename (a
+//     few microseconds, longer when the machine preempts apply there)
+//     takes the write along with the folder: the file written is still the
+//     one read and re-checked, whole, and no temp file is left. That is
+//     logged too, but when at least two rounds were judged, at least one
+//     must have been refused.
 func TestSwappedParentRace(t *testing.T) {
 	t.Parallel()
 	content := "alpha\nmove me\nomega\ntarget\n" + strings.Repeat("0123456789abcdef\n", 1<<19) // 8.5 MiB
+	moved := strings.Replace(content, "move me\nomega\ntarget\n", "omega\ntarget\nmove me\n", 1)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"p.blockpatch": relocation("sub/f.txt")})
 	rounds := 4
 	if testing.Short() {
 		rounds = 1
 	}
+	judged, refused := 0, 0
 	for range rounds {
 		work, outside := t.TempDir(), t.TempDir()
 		writeFiles(t, work, map[string]string{"sub/f.txt": content})
@@ -67,6 +78,7 @@ func TestSwappedParentRace(t *testing.T) {
 		var (
 			o       outcome
 			swapped bool
+			late    bool
 		)
 	poll:
 		for {
@@ -79,6 +91,10 @@ func TestSwappedParentRace(t *testing.T) {
 			if len(tempFiles(filepath.Join(work, "sub"))) > 0 {
 				swapOut(t, work, outside)
 				swapped = true
+				if len(tempFiles(filepath.Join(outside, "sub"))) == 0 {
+					f, _ := os.ReadFile(filepath.Join(outside, "sub", "f.txt"))
+					late = string(f) == moved
+				}
 				o = <-done
 				break poll
 			}
@@ -86,12 +102,24 @@ func TestSwappedParentRace(t *testing.T) {
 		if !swapped {
 			continue
 		}
-		if o.code() != "concurrent_modification" {
-			t.Errorf("exit %d, stderr %s; want concurrent_modification", o.exit, o.stderr)
+		if late && o.exit == 0 {
+			t.Log("the swap came after apply's rename")
+			continue
 		}
+		judged++
 		got := listTree(t, outside)
-		if len(got) != 2 || got["sub/f.txt"] != content {
+		switch {
+		case o.exit == 0 && len(got) == 2 && got["sub/f.txt"] == moved:
+			t.Log("the swap came between the last re-check and the rename")
+		case o.code() != "concurrent_modification":
+			t.Errorf("exit %d, stderr %s; want concurrent_modification", o.exit, o.stderr)
+		case len(got) != 2 || got["sub/f.txt"] != content:
 			t.Errorf("outside --cwd changed: %d entries, f.txt changed %v", len(got), got["sub/f.txt"] != content)
+		default:
+			refused++
 		}
+	}
+	if judged >= 2 && refused == 0 {
+		t.Errorf("apply refused none of the %d swaps made while it staged", judged)
 	}
 }
