@@ -52,12 +52,12 @@ func TestSwappedParentAtHold(t *testing.T) {
 //   - a swap run late, after apply renamed its temp file over the file
 //     inside --cwd (no temp file in the moved folder right after the swap,
 //     the file already new), tests nothing and is only logged;
-//   - a swap in the window between the last re-check and the rename (a
-//     few microseconds, longer when the machine preempts apply there)
-//     takes the write along with the folder: the file written is still the
-//     one read and re-checked, whole, and no temp file is left. That is
-//     logged too, but when at least two rounds were judged, at least one
-//     must have been refused.
+//   - a swap inside os.Root's rename, between its finding the folder and
+//     the system call (a few microseconds, longer when the machine preempts
+//     apply there), takes the write along with the folder: the file
+//     written is still the one read and re-checked, whole, and no temp
+//     file is left. That is logged too, but when at least two rounds were
+//     judged, at least one must have been refused.
 func TestSwappedParentRace(t *testing.T) {
 	t.Parallel()
 	content := "alpha\nmove me\nomega\ntarget\n" + strings.Repeat("0123456789abcdef\n", 1<<19) // 8.5 MiB
@@ -110,7 +110,7 @@ func TestSwappedParentRace(t *testing.T) {
 		got := listTree(t, outside)
 		switch {
 		case o.exit == 0 && len(got) == 2 && got["sub/f.txt"] == moved:
-			t.Log("the swap came between the last re-check and the rename")
+			t.Log("the swap came inside the rename")
 		case o.code() != "concurrent_modification":
 			t.Errorf("exit %d, stderr %s; want concurrent_modification", o.exit, o.stderr)
 		case len(got) != 2 || got["sub/f.txt"] != content:
