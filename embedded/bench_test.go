@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // BenchmarkCorpus certifies the reference over the embedded corpus and, when
@@ -32,9 +33,9 @@ func BenchmarkCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sources := map[string][]runner.Source{"corpus": {runner.Corpus()}}
+	sources := map[string][]blockpatch.Source{"corpus": {blockpatch.Corpus()}}
 	if _, err := os.Stat(upstream); err == nil {
-		sources["upstream"] = []runner.Source{runner.Dir(upstream)}
+		sources["upstream"] = []blockpatch.Source{blockpatch.Dir(upstream)}
 	}
 	impls := []struct {
 		name string
@@ -48,7 +49,7 @@ func BenchmarkCorpus(b *testing.B) {
 					name = sname + "/" + im.name + "/serial"
 				}
 				b.Run(name, func(b *testing.B) {
-					r := runner.New(im.impl)
+					r := blockpatch.New(im.impl)
 					r.Sources = src
 					r.TempDir = b.TempDir()
 					r.Timeout = 30 * time.Second

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // TestReferencePassesCorpus certifies the reference over the whole
@@ -15,7 +16,7 @@ import (
 // spec, must pass.
 func TestReferencePassesCorpus(t *testing.T) {
 	t.Parallel()
-	r := runner.New(Reference())
+	r := blockpatch.New(Reference())
 	r.Seed = 1
 	rep, err := r.Run(context.Background())
 	if err != nil {
@@ -46,7 +47,7 @@ func TestReferenceProcessPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := runner.New(impl)
+	r := blockpatch.New(impl)
 	r.Seed = 1
 	r.RunRegexp = runner.Select(names)
 	rep, err := r.Run(context.Background())
@@ -64,7 +65,7 @@ func TestReferenceProcessPasses(t *testing.T) {
 // reports exactly that code with the tree untouched.
 func TestReferencePassesDerivedCases(t *testing.T) {
 	t.Parallel()
-	r := runner.New(Reference())
+	r := blockpatch.New(Reference())
 	r.Seed, r.Derived = 1, true
 	r.RunRegexp = regexp.MustCompile(`^derived/`)
 	rep, err := r.Run(context.Background())
@@ -87,8 +88,8 @@ func TestUpstreamCases(t *testing.T) {
 	if _, err := os.Stat(upstream); err != nil {
 		t.Skipf("upstream cases not present: %v", err)
 	}
-	r := runner.New(Reference())
-	r.Sources = []runner.Source{runner.Dir(upstream)}
+	r := blockpatch.New(Reference())
+	r.Sources = []blockpatch.Source{blockpatch.Dir(upstream)}
 	r.Seed = 1
 	rep, err := r.Run(context.Background())
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/mutants"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // mutant builds the hand-written mutant name (internal/mutants) as an
@@ -170,8 +171,8 @@ func TestCampaignFindsPlantedBugs(t *testing.T) {
 // that every case passes (pass) or fails (!pass).
 func certify(t *testing.T, dir string, impl runner.Implementation, pass bool) {
 	t.Helper()
-	r := runner.New(impl)
-	r.Sources = []runner.Source{runner.Dir(dir)}
+	r := blockpatch.New(impl)
+	r.Sources = []blockpatch.Source{blockpatch.Dir(dir)}
 	r.Parallel = 2
 	rep, err := r.Run(context.Background())
 	if err != nil {

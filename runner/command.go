@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -77,7 +78,7 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	argv := append(c.Argv[:len(c.Argv):len(c.Argv)], inv.Args...)
 	isolated := inv.Isolation.Isolated()
 	if isolated {
-		argv = inv.Isolation.wrap(argv, inv.Writable)
+		argv = inv.Isolation.Wrap(argv, inv.Writable)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = inv.Dir
@@ -135,6 +136,15 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 		o.Exit, o.Err = -1, err
 	}
 	return o
+}
+
+// Prefixed returns a copy of c that runs under a command prefix, such as
+// setpriv with its options; the prefix shows in its name.
+func (c *Command) Prefixed(prefix ...string) *Command {
+	p := *c
+	p.Argv = append(slices.Clone(prefix), c.Argv...)
+	p.given = slices.Clone(p.Argv)
+	return &p
 }
 
 // Command returns c: a command is its own process form (Commander).

@@ -111,7 +111,7 @@ func TestNewCommand(t *testing.T) {
 	if _, err := NewCommand(nil); err == nil {
 		t.Error("an empty command line was accepted")
 	}
-	c, err := NewCommand([]string{"sh", "testdata/cases/plain/relocate/case.json", "-v", "not-a-file"})
+	c, err := NewCommand([]string{"sh", "doc.go", "-v", "not-a-file"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestNewCommand(t *testing.T) {
 	if len(d.Files) != 2 || len(d.Files[0].SHA256) != 64 {
 		t.Errorf("files %+v: want the program and the file argument hashed", d.Files)
 	}
-	if d.Name != "sh testdata/cases/plain/relocate/case.json -v not-a-file" {
+	if d.Name != "sh doc.go -v not-a-file" {
 		t.Errorf("name %q", d.Name)
 	}
 }

@@ -1,76 +1,34 @@
-// Package runner certifies a blockpatch implementation against
-// conformance cases (package cases).
+// Package runner is the core that certifies implementations of an
+// exact-edit system against conformance cases. It knows no protocol: the
+// suites beside it do, runner/blockpatch (command lines over case trees)
+// and runner/patchdiff (runtime requests through an adapter), and both run
+// on what this package provides:
 //
-// A Runner holds plain settings: the case sources, the Implementation,
-// selection, skip list, profile, required levels, timeout, parallelism,
-// seed and keep. New fills in the defaults; Run returns a Report whose
-// Certificate names what was certified (the implementation's files and
-// their SHA-256, its version, the corpus hash, the profile, the skip list,
-// the seed) and whether the run was partial.
-//
-// # Implementations
-//
-// An Implementation runs one command line and returns an Outcome. That an
-// implementation rejects a patch is an ordinary outcome for the case to
-// judge; Outcome.Err and Go errors are for harness faults only. There are
-// three kinds:
-//
-//   - Command runs an external program, each invocation in its own process
-//     group, killed as a group at the timeout, with bounded capture;
-//   - InProcess runs a Go CLI in the runner's process (package embedded
-//     wires the reference CLI this way, so this package links none);
-//   - Func adapts any function, for fakes in tests.
-//
-// An implementation that can also run as a separate process says so by
-// implementing Commander; the runner asks for it where a case needs a real
-// process (an unprivileged case run as root).
-//
-// # Isolation and bounds
-//
-// A Command's invocations run under bubblewrap when it is installed and
-// works (Isolation, isolation.go): the filesystem read-only but the case's
-// folder, a PID namespace of their own, no network. Without it the
-// certificate says "isolation: none" and warns; the runner still catches
-// writes around the work tree and in the run's temp root, changes to the
-// mode and owner of the folders around it, and processes left running in a
-// session of their own (it adopts orphans as their subreaper, on Linux).
-// Whatever the implementation does, the runner writes into a case's folder
-// only through an os.Root and never through a symlink (internal/nofollow),
-// and reads trees within cases.DefaultReadLimits: FIFOs and devices are
-// never opened, huge and sparse files never read.
-//
-// # Protocols
-//
-// Each case runs in its own folder (see box.go for the layout): a work
-// tree holding the case's files, an inputs folder beside it holding the
-// patch, and sentinel files in a sibling folder and in the parents. The
-// protocols are those of the cases package's README: check, apply, retry
-// and reverse for a standard case (check and apply failing for a fail
-// case); plan, apply of the planned patch and move on a fresh tree for a
-// planner case; the command lines as written for a step case.
-//
-// Every command is judged on all it does, so that doing nothing passes
-// nothing: the exit status; one JSON object on stdout for a success (error
-// JSON on stderr, or on stdout with a warning); the success JSON's members
-// against what the trees imply (changed, written, noop, status,
-// strip_components) and against the case's result; the error's code and
-// details; the whole work tree, bytes, symlinks and modes; and the
-// sentinels outside the work tree.
+//   - Settings: selection (-run, -skip, Select), the skip list of expected
+//     failures (SkipList, whose stale entries fail the run), the profile,
+//     timeouts, parallelism, the seed that shuffles the order (Schedule),
+//     keeping failed cases, progress;
+//   - implementations that run a command and report an Outcome: Command
+//     (an external program, each invocation in its own process group,
+//     killed as a group at the timeout, with bounded capture), InProcess
+//     (a Go program run in the certifier's process) and Func (fakes);
+//   - Isolation: bubblewrap around external commands when it is installed
+//     and works, with the reason when it is not; orphans adopted and swept
+//     when commands run unconfined; a temp root whose stray names and mode
+//     changes are run-level problems (TempRoot);
+//   - Verdicts and Results, where "the implementation rejected this" is
+//     ordinary result data and a Go error is a harness fault only;
+//   - the Report and its Certificate (what was certified with the SHA-256
+//     of its files, the corpus hash, the profile, results by requirement
+//     area, by profile and by level, the partial-run label), written as
+//     human text, TAP, JUnit XML or JSON.
 //
 // # Verdicts
 //
 // Pass; Fail, Stray (only unexpected new files, such as temp files),
-// Escape (something outside the work tree changed), Timeout, Crash (an
-// exit status other than 0 and 1, or a panic), Signal and UnexpectedPass (a
-// skip-listed case that passed) count as failures; Skip (a skip-listed
-// case that failed), Unsupported (a level the implementation does not
-// claim) and OutOfProfile count as skipped.
-//
-// # Levels
-//
-// Probe asks an implementation which levels it implements: the features
-// list of "version --json-output", or else clean unknown_command and
-// unknown_option answers to probing commands. Levels nest (core, planner,
-// cli); cases of an unsupported level are skipped unless the level is in
-// Runner.Require.
+// Escape (something outside the case's folder changed), Timeout, Crash (an
+// exit status the protocol does not allow, or a panic), Signal and
+// UnexpectedPass (a skip-listed case that passed) count as failures; Skip
+// (a skip-listed case that failed), Unsupported (a level the
+// implementation does not claim) and OutOfProfile count as skipped.
 package runner

@@ -98,6 +98,13 @@ func round(d Duration) time.Duration {
 	return time.Duration(d).Round(100 * time.Microsecond)
 }
 
+// Text renders a failed result as the human report prints it.
+func (res *Result) Text() string {
+	var b strings.Builder
+	writeFailure(&b, res, "")
+	return b.String()
+}
+
 // writeFailure prints everything a person needs to act on a failed case.
 func writeFailure(b *strings.Builder, res *Result, prefix string) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, prefix+format, args...) }
@@ -106,8 +113,8 @@ func writeFailure(b *strings.Builder, res *Result, prefix string) {
 	if len(res.Requirements) > 0 {
 		p("    requirements: %s\n", strings.Join(res.Requirements, " "))
 	}
-	if res.Case != nil && res.Case.Description != "" {
-		p("    case: %s\n", res.Case.Description)
+	if res.Description != "" {
+		p("    case: %s\n", res.Description)
 	}
 	if res.SkipReason != "" {
 		p("    skip list: %s\n", res.SkipReason)
@@ -150,9 +157,9 @@ func writeFailure(b *strings.Builder, res *Result, prefix string) {
 
 // write prints the certificate.
 func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
-	title := "blockpatch-conformance certificate"
+	title := c.Suite + "-conformance certificate"
 	if len(c.Partial) > 0 {
-		title = "PARTIAL blockpatch-conformance certificate (" + strings.Join(c.Partial, "; ") + ")"
+		title = "PARTIAL " + title + " (" + strings.Join(c.Partial, "; ") + ")"
 	}
 	fmt.Fprintf(b, "== %s ==\n", title)
 	tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
@@ -187,7 +194,7 @@ func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
 	row("seed", "%d (--seed %d replays this order)", c.Seed, c.Seed)
 	if c.Isolation != nil {
 		row("isolation", "%s", c.Isolation)
-		if w := isolationWarning(c.Isolation); w != "" {
+		if w := c.Isolation.Warning(); w != "" {
 			row("WARNING", "%s", w)
 		}
 	}
@@ -351,7 +358,7 @@ func seconds(d Duration) string { return fmt.Sprintf("%.3f", time.Duration(d).Se
 func (r *Report) WriteJUnit(w io.Writer) error {
 	c := r.Certificate
 	s := junitSuite{
-		Name: "blockpatch-conformance", Tests: len(r.Results) + len(r.Problems),
+		Name: c.Suite + "-conformance", Tests: len(r.Results) + len(r.Problems),
 		Failures: c.Failed, Skipped: c.Skipped, Time: seconds(c.Elapsed),
 	}
 	prop := func(k, v string) { s.Properties = append(s.Properties, junitProperty{k, v}) }
@@ -368,7 +375,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		prop("level "+string(l.Level), l.Verdict)
 	}
 	for _, res := range r.Results {
-		jc := junitCase{Classname: classname(res.Name), Name: res.Name, Time: seconds(res.Elapsed)}
+		jc := junitCase{Classname: classname(c.Suite, res.Name), Name: res.Name, Time: seconds(res.Elapsed)}
 		switch {
 		case res.Verdict.Failed():
 			var fb strings.Builder
@@ -389,7 +396,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	var cb strings.Builder
 	c.write(&cb, r.warnings(), true)
 	s.SystemOut = &junitText{xmlSafe(cb.String())}
-	doc := junitSuites{Name: "blockpatch-conformance", Tests: s.Tests, Failures: s.Failures, Skipped: s.Skipped, Time: s.Time, Suites: []junitSuite{s}}
+	doc := junitSuites{Name: s.Name, Tests: s.Tests, Failures: s.Failures, Skipped: s.Skipped, Time: s.Time, Suites: []junitSuite{s}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -416,13 +423,14 @@ func xmlSafe(s string) string {
 	}, s)
 }
 
-// classname groups cases by their folder, as JUnit viewers expect.
-func classname(name string) string {
+// classname groups cases by their folder under the suite's name, as JUnit
+// viewers expect.
+func classname(suite, name string) string {
 	dir := path.Dir(name)
 	if dir == "." {
-		return "blockpatch"
+		return suite
 	}
-	return "blockpatch." + strings.ReplaceAll(dir, "/", ".")
+	return suite + "." + strings.ReplaceAll(dir, "/", ".")
 }
 
 // Line renders the progress of a run as one terminal line of at most

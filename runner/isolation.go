@@ -44,9 +44,9 @@ var bwrapArgs = []string{
 	"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
 }
 
-// wrap returns argv run under bwrap with the writable folders bound
+// Wrap returns argv run under bwrap with the writable folders bound
 // read-write.
-func (iso *Isolation) wrap(argv, writable []string) []string {
+func (iso *Isolation) Wrap(argv, writable []string) []string {
 	out := append([]string{iso.bwrap}, bwrapArgs...)
 	for _, w := range writable {
 		out = append(out, "--bind", w, w)
@@ -54,14 +54,14 @@ func (iso *Isolation) wrap(argv, writable []string) []string {
 	return append(append(out, "--"), argv...)
 }
 
-// chooseIsolation decides how the implementation's commands run: under
-// bwrap when it is installed and works here (tried once, in dir), else
-// none, with the reason.
-func (r *Runner) chooseIsolation(ctx context.Context, dir string) *Isolation {
-	if _, ok := r.Impl.(*Command); !ok {
+// chooseIsolation decides how impl's commands run: under bwrap when it is
+// installed and works here (tried once, in dir), else none, with the
+// reason.
+func chooseIsolation(ctx context.Context, impl Implementation, off bool, dir string) *Isolation {
+	if _, ok := impl.(*Command); !ok {
 		return &Isolation{Name: "none", Why: inProcess}
 	}
-	if r.NoIsolation {
+	if off {
 		return &Isolation{Name: "none", Why: "turned off"}
 	}
 	path, err := exec.LookPath("bwrap")
@@ -75,7 +75,7 @@ func (r *Runner) chooseIsolation(ctx context.Context, dir string) *Isolation {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	argv := iso.wrap([]string{probe}, []string{dir})
+	argv := iso.Wrap([]string{probe}, []string{dir})
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -84,9 +84,9 @@ func (r *Runner) chooseIsolation(ctx context.Context, dir string) *Isolation {
 	return iso
 }
 
-// isolationWarning is the certificate's warning for a run without
+// Warning is the certificate's warning for a run without
 // isolation of an external implementation, or "".
-func isolationWarning(iso *Isolation) string {
+func (iso *Isolation) Warning() string {
 	if iso.Isolated() || iso.Why == inProcess {
 		return ""
 	}

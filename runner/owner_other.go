@@ -4,4 +4,4 @@ package runner
 
 import "io/fs"
 
-func owner(info fs.FileInfo) string { return "" }
+func Owner(info fs.FileInfo) string { return "" }

@@ -5,9 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
-	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // Report is the outcome of a run: a result per selected case, problems of
@@ -25,6 +22,8 @@ func (r *Report) OK() bool { return r.Certificate.Failed == 0 }
 
 // Certificate names what a run certifies and sums up its results.
 type Certificate struct {
+	// Suite names what is certified: "blockpatch" or "patchdiff".
+	Suite string `json:"suite"`
 	// Partial lists why the run does not cover the whole corpus (-run,
 	// -skip, cases expected to fail); empty for a full certificate.
 	Partial []string `json:"partial,omitempty"`
@@ -66,7 +65,7 @@ type Certificate struct {
 type CorpusInfo struct {
 	Sources []string `json:"sources"`
 	Cases   int      `json:"cases"`
-	// Derived counts the cases of Cases made by cases.Derive.
+	// Derived counts the cases of Cases a suite derived from others.
 	Derived int `json:"derived,omitempty"`
 	// SHA256 covers every loaded case file and its name.
 	SHA256 string `json:"sha256"`
@@ -80,7 +79,8 @@ type Row struct {
 	Skipped int    `json:"skipped"`
 }
 
-func (row *Row) add(v Verdict) {
+// Add counts one verdict in the row.
+func (row *Row) Add(v Verdict) {
 	switch {
 	case v == Pass:
 		row.Passed++
@@ -91,55 +91,90 @@ func (row *Row) add(v Verdict) {
 	}
 }
 
-// LevelRow is how an implementation did at one level.
+// LevelRow is how an implementation did at one level of a suite.
 type LevelRow struct {
-	Level    cases.Level `json:"level"`
-	Claimed  bool        `json:"claimed"`
-	How      string      `json:"how"`
-	Required bool        `json:"required,omitempty"`
+	Level    string `json:"level"`
+	Claimed  bool   `json:"claimed"`
+	How      string `json:"how"`
+	Required bool   `json:"required,omitempty"`
 	Row
 	// Verdict is "passed", "failed", "unsupported" or "no cases".
 	Verdict string `json:"verdict"`
 }
 
-func (r *Runner) certificate(all, selected []loaded, hash string, f Features, seed uint64, results []*Result, desc Description) Certificate {
-	c := Certificate{
-		Implementation: desc,
-		Version:        f.Version,
-		VersionJSON:    f.VersionJSON,
-		Profile:        r.Profile,
-		SkipList:       r.SkipList,
-		Seed:           seed,
-		Parallel:       max(r.Parallel, 1),
-		Timeout:        Duration(r.Timeout),
-		Selected:       len(selected),
+// Suite is what a protocol tells the core about itself, for the
+// certificate: its name, its profiles oldest first, and its requirement
+// areas in document order with the lookup from an ID to its area.
+type Suite struct {
+	Name     string
+	Profiles []string
+	Areas    []string
+	AreaOf   func(id string) (string, bool)
+}
+
+// noArea is the area row of cases that cite no requirement, such as
+// upstream's.
+const noArea = "(none cited)"
+
+// areas returns the areas the requirement IDs fall in, each once.
+func (s Suite) areas(ids []string) []string {
+	if len(ids) == 0 {
+		return []string{noArea}
 	}
-	for _, s := range r.Sources {
-		c.Corpus.Sources = append(c.Corpus.Sources, s.Label)
-	}
-	c.Corpus.Cases, c.Corpus.SHA256 = len(all), hash
-	for _, l := range all {
-		if strings.HasSuffix(l.source, " (derived)") {
-			c.Corpus.Derived++
+	var out []string
+	for _, id := range ids {
+		a, _, _ := strings.Cut(id, "-")
+		if s.AreaOf != nil {
+			if area, ok := s.AreaOf(id); ok {
+				a = area
+			}
+		}
+		if !slices.Contains(out, a) {
+			out = append(out, a)
 		}
 	}
-	if r.RunRegexp != nil {
-		c.Partial = append(c.Partial, fmt.Sprintf("-run %q", r.RunRegexp))
+	return out
+}
+
+// Tally is what a suite's run hands the core to write its certificate.
+type Tally struct {
+	Suite          Suite
+	Implementation Description
+	Corpus         CorpusInfo
+	// Loaded and Selected count the cases loaded and those the selection
+	// kept.
+	Loaded, Selected int
+	Seed             uint64
+	Results          []*Result
+}
+
+// Certificate sums up a run: counts, the rows by area and by profile, and
+// why it is partial. The suite adds its levels, version and isolation.
+func (s *Settings) Certificate(t Tally) Certificate {
+	c := Certificate{
+		Suite:          t.Suite.Name,
+		Implementation: t.Implementation,
+		Profile:        s.Profile,
+		Corpus:         t.Corpus,
+		SkipList:       s.SkipList,
+		Seed:           t.Seed,
+		Parallel:       max(s.Parallel, 1),
+		Timeout:        Duration(s.Timeout),
+		Selected:       t.Selected,
 	}
-	if r.SkipRegexp != nil {
-		c.Partial = append(c.Partial, fmt.Sprintf("-skip %q", r.SkipRegexp))
+	if s.RunRegexp != nil {
+		c.Partial = append(c.Partial, fmt.Sprintf("-run %q", s.RunRegexp))
 	}
-	if len(selected) < len(all) {
-		c.Partial = append(c.Partial, fmt.Sprintf("%d of %d cases selected", len(selected), len(all)))
+	if s.SkipRegexp != nil {
+		c.Partial = append(c.Partial, fmt.Sprintf("-skip %q", s.SkipRegexp))
+	}
+	if t.Selected < t.Loaded {
+		c.Partial = append(c.Partial, fmt.Sprintf("%d of %d cases selected", t.Selected, t.Loaded))
 	}
 	skipped := 0
 	areas := map[string]*Row{}
 	profiles := map[string]*Row{}
-	levels := map[cases.Level]*LevelRow{}
-	for _, l := range cases.Levels {
-		levels[l] = &LevelRow{Row: Row{Name: string(l)}, Level: l, Claimed: slices.Contains(f.Claimed, l), How: f.How[l], Required: slices.Contains(r.Require, l)}
-	}
-	for _, res := range results {
+	for _, res := range t.Results {
 		c.CaseTime += res.Elapsed
 		switch {
 		case res.Verdict == Pass:
@@ -152,24 +187,21 @@ func (r *Runner) certificate(all, selected []loaded, hash string, f Features, se
 		if res.Verdict == Skip {
 			skipped++
 		}
-		for _, a := range caseAreas(res.Case) {
+		for _, a := range t.Suite.areas(res.Requirements) {
 			if areas[a] == nil {
 				areas[a] = &Row{Name: a}
 			}
-			areas[a].add(res.Verdict)
+			areas[a].Add(res.Verdict)
 		}
 		if profiles[res.Since] == nil {
 			profiles[res.Since] = &Row{Name: res.Since}
 		}
-		profiles[res.Since].add(res.Verdict)
-		if lr := levels[res.Level]; lr != nil {
-			lr.add(res.Verdict)
-		}
+		profiles[res.Since].Add(res.Verdict)
 	}
 	if skipped > 0 {
 		c.Partial = append(c.Partial, fmt.Sprintf("%d cases expected to fail by the skip list", skipped))
 	}
-	for _, a := range areaOrder() {
+	for _, a := range append(slices.Clone(t.Suite.Areas), noArea) {
 		if row := areas[a]; row != nil {
 			c.Areas = append(c.Areas, *row)
 			delete(areas, a)
@@ -178,61 +210,16 @@ func (r *Runner) certificate(all, selected []loaded, hash string, f Features, se
 	for _, a := range slices.Sorted(maps.Keys(areas)) {
 		c.Areas = append(c.Areas, *areas[a])
 	}
-	for _, v := range spec.Profiles {
+	for _, v := range t.Suite.Profiles {
 		if row := profiles[v]; row != nil {
 			c.Profiles = append(c.Profiles, *row)
 		}
 	}
-	for _, l := range cases.Levels {
-		lr := levels[l]
-		switch {
-		case lr.Failed > 0:
-			lr.Verdict = "failed"
-		case !f.Supports(l) && !lr.Required:
-			lr.Verdict = "unsupported"
-		case lr.Passed > 0:
-			lr.Verdict = "passed"
-		default:
-			lr.Verdict = "no cases"
-		}
-		c.Levels = append(c.Levels, *lr)
-	}
 	return c
 }
 
-// noArea is the area row of cases that cite no requirement, such as
-// upstream's.
-const noArea = "(none cited)"
-
-func caseAreas(c *cases.Case) []string {
-	if c == nil || len(c.Requirements) == 0 {
-		return []string{noArea}
-	}
-	var out []string
-	for _, id := range c.Requirements {
-		a, _, _ := strings.Cut(id, "-")
-		if r, ok := spec.Lookup(id); ok {
-			a = r.Area
-		}
-		if !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// areaOrder lists the spec's areas in document order, then noArea.
-func areaOrder() []string {
-	var out []string
-	for _, r := range spec.Requirements() {
-		if !slices.Contains(out, r.Area) {
-			out = append(out, r.Area)
-		}
-	}
-	return append(out, noArea)
-}
-
-// finishReport counts the run-level problems as failures.
-func (r *Report) finish() {
+// Finish counts the run-level problems as failures; a suite calls it once
+// its report is complete.
+func (r *Report) Finish() {
 	r.Certificate.Failed += len(r.Problems)
 }

@@ -3,8 +3,6 @@ package runner
 import (
 	"encoding/json"
 	"time"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 )
 
 // Verdict is the outcome of one case.
@@ -65,13 +63,18 @@ func (v Verdict) Skipped() bool {
 
 // Result is what happened to one case.
 type Result struct {
-	Name         string         `json:"name"`
-	Source       string         `json:"source"`
-	Protocol     cases.Protocol `json:"protocol"`
-	Expect       cases.Expect   `json:"expect,omitempty"`
-	Level        cases.Level    `json:"level"`
-	Since        string         `json:"since"`
-	Requirements []string       `json:"requirements,omitempty"`
+	Name   string `json:"name"`
+	Source string `json:"source"`
+	// Protocol names how the suite ran the case ("standard", "planned",
+	// "steps" for blockpatch; "runtime" for PatchDIFF), Expect whether it
+	// expects acceptance ("pass") or refusal ("fail").
+	Protocol     string   `json:"protocol"`
+	Expect       string   `json:"expect,omitempty"`
+	Level        string   `json:"level"`
+	Since        string   `json:"since"`
+	Requirements []string `json:"requirements,omitempty"`
+	// Description is the case's one line saying what it checks.
+	Description string `json:"description,omitempty"`
 
 	Verdict Verdict `json:"verdict"`
 	// Reason is one line saying why, for every verdict but Pass.
@@ -93,14 +96,16 @@ type Result struct {
 
 	Elapsed Duration `json:"elapsed"`
 
-	Case *cases.Case `json:"-"`
+	// Case is the suite's own case value, for tools that read results
+	// (a *cases.Case for blockpatch).
+	Case any `json:"-"`
 }
 
 // Failure is a command that did not do what a case expects.
 type Failure struct {
-	// Step names the command in the case's protocol: "check", "apply",
-	// "retry", "reverse", "plan", "apply planned patch", "move", or
-	// "step N" of a step case.
+	// Step names the command in the case's protocol: for blockpatch
+	// "check", "apply", "retry", "reverse", "plan", "apply planned patch",
+	// "move", or "step N" of a step case; for PatchDIFF "apply".
 	Step string `json:"step"`
 	// Argv is the full command line run, implementation prefix included;
 	// Dir is the folder it ran in.

@@ -10,8 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 )
 
 // This file renders bytes for people: what an implementation printed, and
@@ -63,51 +61,6 @@ func visibleLines(b []byte) []string {
 		b = b[i+1:]
 	}
 	return out
-}
-
-// showTree turns a tree into values go-cmp can diff readably: per path, a
-// first line naming the kind (and the mode where want states it; want nil:
-// everywhere), then the file's lines or the symlink's target. Folders show
-// only when withDirs is set or want states them.
-func showTree(t cases.Tree, want cases.Tree, withDirs bool) map[string][]string {
-	out := map[string][]string{}
-	for p, e := range t {
-		if e.Dir && !withDirs {
-			if w, ok := want[p]; !ok || !w.Dir {
-				continue
-			}
-		}
-		mode := e.Mode
-		if want != nil {
-			if w, ok := want[p]; !ok || w.Mode == 0 {
-				mode = 0
-			}
-		}
-		head := e.Kind()
-		if mode != 0 {
-			head += fmt.Sprintf(" %04o", mode)
-		}
-		switch e.Kind() {
-		case "symlink":
-			out[p] = []string{head, "-> " + visible([]byte(e.Symlink))}
-		case "file":
-			out[p] = append([]string{fmt.Sprintf("%s, %d bytes", head, len(e.Data))}, visibleLines(e.Data)...)
-		case "dir":
-			out[p] = []string{head}
-			if e.Symlink != "" { // the owner of a folder around the work tree
-				out[p] = append(out[p], e.Symlink)
-			}
-		default:
-			out[p] = []string{head}
-		}
-	}
-	return out
-}
-
-// treeDiff is a go-cmp diff (-want +got) of two trees as showTree renders
-// them.
-func treeDiff(want, got cases.Tree, withDirs bool) string {
-	return cmp.Diff(showTree(want, nil, withDirs), showTree(got, want, withDirs))
 }
 
 // bounded renders output for a report: visible bytes, one line per line,
@@ -166,6 +119,24 @@ func linesDiff(want, got []byte) string {
 	return cmp.Diff(visibleLines(want), visibleLines(got))
 }
 
-// ShellJoin quotes a command line for a POSIX shell, for printing command
-// lines a person can paste.
-func ShellJoin(argv []string) string { return shellJoin(argv) }
+// The renderers above, for the suites' reports.
+var (
+	// ShellJoin quotes a command line for a POSIX shell, for printing
+	// command lines a person can paste.
+	ShellJoin = shellJoin
+	// ShellQuote quotes one word for a POSIX shell.
+	ShellQuote = shellQuote
+	// Visible renders bytes with line ends, control bytes and invalid
+	// UTF-8 written out; VisibleLines does so line by line.
+	Visible      = visible
+	VisibleLines = visibleLines
+	// Bounded renders output for a report, cut after a limit.
+	Bounded = bounded
+	// JSONText renders a decoded JSON value compactly.
+	JSONText = jsonText
+	// LinesDiff is a go-cmp diff (-want +got) of two byte strings, line
+	// by line, with line ends and invalid bytes visible.
+	LinesDiff = linesDiff
+	// Indent prefixes every line of a text.
+	Indent = indent
+)

@@ -14,6 +14,7 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/calibrate"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 const usage = `usage: blockpatch-calibrate [flags] -- <implementation argv...>
@@ -54,8 +55,8 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "blockpatch-calibrate:", err)
 		return 2
 	}
-	r := runner.New(impl)
-	r.Sources = []runner.Source{{Label: *dir, FS: os.DirFS(*dir), Root: ".", Options: cases.CorpusOptions}}
+	r := blockpatch.New(impl)
+	r.Sources = []blockpatch.Source{{Label: *dir, FS: os.DirFS(*dir), Root: ".", Options: cases.CorpusOptions}}
 	r.Parallel = *parallel
 	if *profile != "" {
 		r.Profile = *profile

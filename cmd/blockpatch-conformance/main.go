@@ -23,6 +23,7 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
@@ -102,12 +103,12 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 	if err != nil {
 		return fail(err)
 	}
-	r := runner.New(impl)
+	r := blockpatch.New(impl)
 	if o.noCorpus {
 		r.Sources = nil
 	}
 	for _, d := range o.dirs {
-		r.Sources = append(r.Sources, runner.Dir(d))
+		r.Sources = append(r.Sources, blockpatch.Dir(d))
 	}
 	if r.RunRegexp, err = compile("-run", o.run); err != nil {
 		return fail(err)

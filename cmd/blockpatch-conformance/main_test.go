@@ -63,7 +63,7 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	casesDir, err := filepath.Abs("../../runner/testdata/cases")
+	casesDir, err := filepath.Abs("../../runner/blockpatch/testdata/cases")
 	if err != nil {
 		t.Fatal(err)
 	}

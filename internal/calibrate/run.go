@@ -5,13 +5,14 @@ import (
 	"slices"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // Rounds runs r over its cases, rewrites the failing ones under dir, and
 // runs the rewritten cases again, since a case stops at its first failing
 // step and a later step may differ too; it stops after max rounds or when a
 // round changes nothing. report, when not nil, sees each round's edits.
-func Rounds(ctx context.Context, r *runner.Runner, dir string, o Options, max int, report func(round int, edits []Edit)) error {
+func Rounds(ctx context.Context, r *blockpatch.Runner, dir string, o Options, max int, report func(round int, edits []Edit)) error {
 	for round := 1; round <= max; round++ {
 		rep, err := r.Run(ctx)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases/known"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // peersDir holds upstream's released CLIs beside the checkout; a user's
@@ -81,7 +82,7 @@ func TestUpstreamReleasesCertify(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := runner.New(impl)
+			r := blockpatch.New(impl)
 			if !*allCases {
 				r.RunRegexp = sample(t, 5*i)
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // Options are the settings of cmd/blockpatch-mutants.
@@ -30,8 +31,8 @@ type Options struct {
 	Stderr     io.Writer
 }
 
-func newCampaignRunner() *runner.Runner {
-	r := runner.New(nil)
+func newCampaignRunner() *blockpatch.Runner {
+	r := blockpatch.New(nil)
 	r.Seed = 1
 	r.Parallel = 1 // mutants run side by side instead
 	return r

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // DoNothingImpl is the do-nothing mutant: it prints {"ok":true} for every
@@ -27,7 +28,7 @@ type Judge struct {
 	// case sources, timeout and parallelism stay the caller's. Impl and
 	// Require are overwritten: every feature level is required, so nothing
 	// counts as unsupported.
-	NewRunner func() *runner.Runner
+	NewRunner func() *blockpatch.Runner
 	// FailFast stops at the first failing case: the judgement then names
 	// one killer.
 	FailFast bool
@@ -107,7 +108,7 @@ func (j Judge) run(ctx context.Context, impl runner.Implementation, run, skip *r
 			}
 			jd.Killers = append(jd.Killers, res.Name)
 		}
-		if res.Verdict == runner.Pass && res.Case != nil && res.Case.Expect == cases.Pass {
+		if res.Verdict == runner.Pass && res.Expect == string(cases.Pass) {
 			jd.PassCasesPassed = append(jd.PassCasesPassed, res.Name)
 		}
 	}

@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"bytes"
@@ -8,20 +8,22 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // mixedReport is a run with passes, failures and skips: the reference
 // with a broken apply for some cases, and a skip list.
-func mixedReport(t *testing.T) *Report {
+func mixedReport(t *testing.T) *runner.Report {
 	t.Helper()
-	impl := broken(nil, func(inv Invocation, o Outcome) Outcome {
+	impl := broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 		if isApply(inv) && strings.Contains(inv.Dir, "write_") {
 			o.Stdout = []byte("not json \xff\x00\n")
 		}
 		return o
 	})
 	r := newRunner(t, impl)
-	r.SkipList, _ = ParseSkipList([]byte("write/create-file-mode expected to fail\n"))
+	r.SkipList, _ = runner.ParseSkipList([]byte("write/create-file-mode expected to fail\n"))
 	r.Rerun = func(name string, seed uint64) string { return fmt.Sprintf("rerun %s %d", name, seed) }
 	return run(t, r)
 }
@@ -159,7 +161,7 @@ func TestWriteTAP(t *testing.T) {
 	}
 }
 
-func summary(c Certificate) string {
+func summary(c runner.Certificate) string {
 	return fmt.Sprintf("%d passed, %d failed, %d skipped", c.Passed, c.Failed, c.Skipped)
 }
 
@@ -198,7 +200,7 @@ func TestWriteHuman(t *testing.T) {
 
 func TestProgressLine(t *testing.T) {
 	t.Parallel()
-	p := Progress{Done: 3, Total: 40, Failed: 1, Last: &Result{Name: "paths/symlink-component", Verdict: Fail}}
+	p := runner.Progress{Done: 3, Total: 40, Failed: 1, Last: &runner.Result{Name: "paths/symlink-component", Verdict: runner.Fail}}
 	if got, want := p.Line(0), "[3/40] 1 failed  fail paths/symlink-component"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -212,7 +214,7 @@ func TestProgressLine(t *testing.T) {
 func TestJUnitHoldsAnyText(t *testing.T) {
 	t.Parallel()
 	text := "ctrl \x01 tab\t cdata end ]]> <tag> & \"quote\"\n"
-	rep := &Report{Results: []*Result{{Name: "a/b", Verdict: Fail, Reason: text, Failure: &Failure{Step: "apply", Problems: []string{text}}}}}
+	rep := &runner.Report{Results: []*runner.Result{{Name: "a/b", Verdict: runner.Fail, Reason: text, Failure: &runner.Failure{Step: "apply", Problems: []string{text}}}}}
 	rep.Certificate.Failed = 1
 	var b bytes.Buffer
 	if err := rep.WriteJUnit(&b); err != nil {
@@ -243,10 +245,10 @@ func TestJUnitHoldsAnyText(t *testing.T) {
 func TestNamesCannotForgeLines(t *testing.T) {
 	t.Parallel()
 	name := "x\nok 99 - forged # SKIP"
-	rep := &Report{Results: []*Result{
-		{Name: name, Verdict: Fail, Reason: "r", Failure: &Failure{Step: "setup", Problems: []string{"p"}}},
-		{Name: name + "2", Verdict: Pass},
-	}, Certificate: Certificate{Isolation: &Isolation{Name: "none", Why: "turned off"}}}
+	rep := &runner.Report{Results: []*runner.Result{
+		{Name: name, Verdict: runner.Fail, Reason: "r", Failure: &runner.Failure{Step: "setup", Problems: []string{"p"}}},
+		{Name: name + "2", Verdict: runner.Pass},
+	}, Certificate: runner.Certificate{Isolation: &runner.Isolation{Name: "none", Why: "turned off"}}}
 	for _, format := range []string{"human", "tap", "junit", "json"} {
 		var b bytes.Buffer
 		if err := rep.Write(&b, format, true); err != nil {

@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"context"
@@ -17,13 +17,14 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // reference is the reference CLI run in process: the implementation the
 // runner's tests judge, and wrap to make broken ones. (Package embedded
 // wires it for the certifier; this package does not link it.)
-func reference() Implementation {
-	return InProcess{Name: "reference (in process)", Main: func(args []string, e Env) int {
+func reference() runner.Implementation {
+	return runner.InProcess{Name: "reference (in process)", Main: func(args []string, e runner.Env) int {
 		return cli.Run(args, cli.Env{Stdin: e.Stdin, Stdout: e.Stdout, Stderr: e.Stderr, Dir: e.Dir, Getenv: e.Getenv})
 	}}
 }
@@ -33,7 +34,7 @@ func reference() Implementation {
 const testCases = "testdata/cases"
 
 // newRunner returns a runner over testCases with settings fit for tests.
-func newRunner(t *testing.T, impl Implementation) *Runner {
+func newRunner(t *testing.T, impl runner.Implementation) *Runner {
 	t.Helper()
 	r := New(impl)
 	r.Sources = []Source{Dir(testCases)}
@@ -43,7 +44,7 @@ func newRunner(t *testing.T, impl Implementation) *Runner {
 	return r
 }
 
-func run(t *testing.T, r *Runner) *Report {
+func run(t *testing.T, r *Runner) *runner.Report {
 	t.Helper()
 	rep, err := r.Run(context.Background())
 	if err != nil {
@@ -53,21 +54,19 @@ func run(t *testing.T, r *Runner) *Report {
 }
 
 // verdicts maps case names to verdicts.
-func verdicts(rep *Report) map[string]Verdict {
-	out := map[string]Verdict{}
+func verdicts(rep *runner.Report) map[string]runner.Verdict {
+	out := map[string]runner.Verdict{}
 	for _, res := range rep.Results {
 		out[res.Name] = res.Verdict
 	}
 	return out
 }
 
-func requireAllPass(t *testing.T, rep *Report) {
+func requireAllPass(t *testing.T, rep *runner.Report) {
 	t.Helper()
 	for _, res := range rep.Results {
-		if res.Verdict != Pass {
-			var b strings.Builder
-			writeFailure(&b, res, "")
-			t.Errorf("%s", b.String())
+		if res.Verdict != runner.Pass {
+			t.Errorf("%s", res.Text())
 		}
 	}
 	if !rep.OK() || rep.Certificate.Passed != len(rep.Results) {
@@ -91,7 +90,7 @@ func TestReferenceCertifies(t *testing.T) {
 
 // coreOnly is the reference with no version command, no planner and no
 // command-line forms beyond core.
-var coreOnly = broken(func(inv Invocation) (Outcome, bool) {
+var coreOnly = broken(func(inv runner.Invocation) (runner.Outcome, bool) {
 	switch inv.Args[0] {
 	case "version", "plan", "move":
 		return jsonError("unknown_command"), true
@@ -101,7 +100,7 @@ var coreOnly = broken(func(inv Invocation) (Outcome, bool) {
 			return jsonError("unknown_option"), true
 		}
 	}
-	return Outcome{}, false
+	return runner.Outcome{}, false
 }, nil)
 
 func TestLevels(t *testing.T) {
@@ -111,9 +110,9 @@ func TestLevels(t *testing.T) {
 		t.Fatalf("a core-only implementation fails: %d failed", rep.Certificate.Failed)
 	}
 	for _, res := range rep.Results {
-		want := Pass
-		if res.Level != cases.Core {
-			want = Unsupported
+		want := runner.Pass
+		if res.Level != string(cases.Core) {
+			want = runner.Unsupported
 		}
 		if res.Verdict != want {
 			t.Errorf("%s (level %s): %s, want %s", res.Name, res.Level, res.Verdict, want)
@@ -121,7 +120,7 @@ func TestLevels(t *testing.T) {
 	}
 	got := map[cases.Level]string{}
 	for _, l := range rep.Certificate.Levels {
-		got[l.Level] = l.Verdict
+		got[cases.Level(l.Level)] = l.Verdict
 	}
 	want := map[cases.Level]string{cases.Core: "passed", cases.Planner: "unsupported", cases.CLI: "unsupported"}
 	if d := cmp.Diff(want, got); d != "" {
@@ -138,7 +137,7 @@ func TestLevels(t *testing.T) {
 		t.Error("--require planner passes an implementation without plan")
 	}
 	for _, res := range rep.Results {
-		if res.Level == cases.Planner && !res.Verdict.Failed() {
+		if res.Level == string(cases.Planner) && !res.Verdict.Failed() {
 			t.Errorf("%s: %s, want a failure when planner is required", res.Name, res.Verdict)
 		}
 	}
@@ -164,7 +163,9 @@ func TestProbe(t *testing.T) {
 	if d := cmp.Diff([]cases.Level{cases.Core}, f.Claimed); d != "" {
 		t.Errorf("core-only levels (-want +got):\n%s\n%v", d, f.How)
 	}
-	nothing := Func(func(ctx context.Context, inv Invocation) Outcome { return Outcome{Stdout: []byte(`{"ok":true}`)} })
+	nothing := runner.Func(func(ctx context.Context, inv runner.Invocation) runner.Outcome {
+		return runner.Outcome{Stdout: []byte(`{"ok":true}`)}
+	})
 	if f, _ = Probe(ctx, nothing, t.TempDir(), time.Second); !f.Supports(cases.CLI) {
 		t.Errorf("an implementation that rejects nothing claims %v, want every level", f.Claimed)
 	}
@@ -172,8 +173,10 @@ func TestProbe(t *testing.T) {
 
 func TestSkipList(t *testing.T) {
 	t.Parallel()
-	nothing := Func(func(ctx context.Context, inv Invocation) Outcome { return Outcome{Stdout: []byte(`{"ok":true}`)} })
-	list, err := ParseSkipList([]byte("# expected failures\nplain/relocate  does nothing\n\nwrite/*\tdoes nothing either\n"))
+	nothing := runner.Func(func(ctx context.Context, inv runner.Invocation) runner.Outcome {
+		return runner.Outcome{Stdout: []byte(`{"ok":true}`)}
+	})
+	list, err := runner.ParseSkipList([]byte("# expected failures\nplain/relocate  does nothing\n\nwrite/*\tdoes nothing either\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +185,7 @@ func TestSkipList(t *testing.T) {
 	rep := run(t, r)
 	got := verdicts(rep)
 	for _, name := range []string{"plain/relocate", "write/create-file-mode", "write/replaced-file-keeps-mode"} {
-		if got[name] != Skip {
+		if got[name] != runner.Skip {
 			t.Errorf("%s: %s, want skip", name, got[name])
 		}
 	}
@@ -193,7 +196,7 @@ func TestSkipList(t *testing.T) {
 	r = newRunner(t, reference())
 	r.SkipList = list
 	rep = run(t, r)
-	if got := verdicts(rep)["plain/relocate"]; got != UnexpectedPass {
+	if got := verdicts(rep)["plain/relocate"]; got != runner.UnexpectedPass {
 		t.Errorf("a listed case that passes: %s, want unexpected-pass", got)
 	}
 	if rep.OK() {
@@ -201,12 +204,12 @@ func TestSkipList(t *testing.T) {
 	}
 
 	r = newRunner(t, reference())
-	r.SkipList, _ = ParseSkipList([]byte("no/such-case reason\n"))
+	r.SkipList, _ = runner.ParseSkipList([]byte("no/such-case reason\n"))
 	if _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "matches no case") {
 		t.Errorf("a stale entry: %v, want an error", err)
 	}
 	for _, bad := range []string{"name-without-reason\n", "[ bad pattern\n"} {
-		if _, err := ParseSkipList([]byte(bad)); err == nil {
+		if _, err := runner.ParseSkipList([]byte(bad)); err == nil {
 			t.Errorf("ParseSkipList(%q) accepted it", bad)
 		}
 	}
@@ -216,7 +219,7 @@ func TestSelection(t *testing.T) {
 	t.Parallel()
 	r := newRunner(t, reference())
 	r.RunRegexp = regexp.MustCompile(`^nothing-matches$`)
-	if _, err := r.Run(context.Background()); !errors.Is(err, ErrNoCases) {
+	if _, err := r.Run(context.Background()); !errors.Is(err, runner.ErrNoCases) {
 		t.Errorf("zero selected: %v, want ErrNoCases", err)
 	}
 	r = newRunner(t, reference())
@@ -238,9 +241,9 @@ func TestProfile(t *testing.T) {
 	r.Profile = "1.0"
 	rep := run(t, r)
 	for _, res := range rep.Results {
-		want := Pass
+		want := runner.Pass
 		if res.Since == "1.1" {
-			want = OutOfProfile
+			want = runner.OutOfProfile
 		}
 		if res.Verdict != want {
 			t.Errorf("%s (since %s): %s, want %s", res.Name, res.Since, res.Verdict, want)
@@ -258,7 +261,7 @@ func TestSeedOrder(t *testing.T) {
 		var mu sync.Mutex
 		var seen []string
 		ref := reference()
-		impl := Func(func(ctx context.Context, inv Invocation) Outcome {
+		impl := runner.Func(func(ctx context.Context, inv runner.Invocation) runner.Outcome {
 			box := filepath.Base(filepath.Dir(inv.Dir))
 			mu.Lock()
 			if isBoxName(box) && !slices.Contains(seen, box) {

@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // Features is what an implementation says about itself.
@@ -62,12 +63,12 @@ const probeRequest = `{"src":"absent.txt","src_start":"a","src_end":"b","target_
 // cli when `check -d DIR -i PATCH` answers unknown_option or
 // unknown_command. A missing or failing version command is tolerated.
 // The probes run in parallel inside dir, which must exist and be empty.
-func Probe(ctx context.Context, impl Implementation, dir string, timeout time.Duration) (Features, error) {
+func Probe(ctx context.Context, impl runner.Implementation, dir string, timeout time.Duration) (Features, error) {
 	return probe(ctx, impl, dir, timeout, nil)
 }
 
 // probe is Probe with the run's isolation.
-func probe(ctx context.Context, impl Implementation, dir string, timeout time.Duration, iso *Isolation) (Features, error) {
+func probe(ctx context.Context, impl runner.Implementation, dir string, timeout time.Duration, iso *runner.Isolation) (Features, error) {
 	patch := filepath.Join(dir, "probe.blockpatch")
 	work := filepath.Join(dir, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
@@ -76,14 +77,14 @@ func probe(ctx context.Context, impl Implementation, dir string, timeout time.Du
 	if err := os.WriteFile(patch, []byte("not a patch\n"), 0o644); err != nil {
 		return Features{}, err
 	}
-	probes := map[string]Invocation{
+	probes := map[string]runner.Invocation{
 		"version json": {Args: []string{"version", "--json-output"}},
 		"version":      {Args: []string{"version"}},
 		"plan":         {Args: []string{"plan", "--json", "-", "--cwd", work}, Stdin: []byte(probeRequest)},
 		"move":         {Args: []string{"move", "--json", "-", "--cwd", work, "--json-output"}, Stdin: []byte(probeRequest)},
 		"cli":          {Args: []string{"check", "-d", work, "--json-output", "-i", patch}},
 	}
-	out := map[string]Outcome{}
+	out := map[string]runner.Outcome{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for name, inv := range probes {
@@ -154,12 +155,12 @@ func probe(ctx context.Context, impl Implementation, dir string, timeout time.Du
 }
 
 // rejects reports whether o is a clean error with the given code.
-func rejects(o Outcome, code string) bool {
+func rejects(o runner.Outcome, code string) bool {
 	_, ok := rejectsAny(o, code)
 	return ok
 }
 
-func rejectsAny(o Outcome, codes ...string) (string, bool) {
+func rejectsAny(o runner.Outcome, codes ...string) (string, bool) {
 	if o.Exit != 1 {
 		return "", false
 	}

@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // This file judges a command against what the case expects of it: a
@@ -90,7 +91,7 @@ func (cr *caseRun) expectError(step string, args []string, stdin []byte, code st
 			if d := cases.MatchError(want, raw); d != "" {
 				what := "the error JSON differs from the case"
 				if got := errorCode(doc); got != code {
-					what = fmt.Sprintf("error code %s, want %s", jsonText(got), code)
+					what = fmt.Sprintf("error code %s, want %s", runner.JSONText(got), code)
 				}
 				problems = append(problems, fmt.Sprintf("%s (-want +got):\n%s", what, d))
 			}
@@ -168,38 +169,38 @@ func checkSuccessJSON(doc map[string]any, raw []byte, before cases.Tree, w succe
 	changed, isList := stringList(doc["changed"])
 	cleanPaths(changed)
 	if _, present := doc["changed"]; present && !isList {
-		add("changed is %s, want a list of paths", jsonText(doc["changed"]))
+		add("changed is %s, want a list of paths", runner.JSONText(doc["changed"]))
 	} else if isList {
 		got := slices.Sorted(slices.Values(changed))
 		if !slices.Equal(got, want) {
-			add("changed lists %s, but the paths whose bytes change are %s (OUT-005)", jsonText(changed), jsonText(want))
+			add("changed lists %s, but the paths whose bytes change are %s (OUT-005)", runner.JSONText(changed), runner.JSONText(want))
 		}
 	}
 	if v, present := doc["written"]; present {
 		wantWritten := !w.dry && len(want) > 0
 		if b, ok := v.(bool); !ok || b != wantWritten {
-			add("written is %s, want %v (OUT-007)", jsonText(v), wantWritten)
+			add("written is %s, want %v (OUT-007)", runner.JSONText(v), wantWritten)
 		}
 	}
 	if v, present := doc["noop"]; present {
 		if b, ok := v.(bool); !ok || b != (len(want) == 0) {
-			add("noop is %s, want %v: noop is true exactly when nothing changes (OUT-008)", jsonText(v), len(want) == 0)
+			add("noop is %s, want %v: noop is true exactly when nothing changes (OUT-008)", runner.JSONText(v), len(want) == 0)
 		}
 	}
 	if v, present := doc["status"]; present {
 		s, _ := v.(string)
 		switch {
 		case len(want) > 0 && s != "applied":
-			add("status is %s, want \"applied\" since bytes change (OUT-009)", jsonText(v))
+			add("status is %s, want \"applied\" since bytes change (OUT-009)", runner.JSONText(v))
 		case len(want) == 0 && s != "noop" && s != "already_applied":
-			add("status is %s, want \"noop\" or \"already_applied\" since no bytes change (OUT-009)", jsonText(v))
+			add("status is %s, want \"noop\" or \"already_applied\" since no bytes change (OUT-009)", runner.JSONText(v))
 		}
 	}
 	if affected, ok := stringList(doc["affected"]); ok {
 		cleanPaths(affected)
 		for _, p := range changed {
 			if !slices.Contains(affected, p) {
-				add("changed path %q is missing from affected %s (OUT-006)", p, jsonText(affected))
+				add("changed path %q is missing from affected %s (OUT-006)", p, runner.JSONText(affected))
 			}
 		}
 	}
@@ -214,7 +215,7 @@ func checkSuccessJSON(doc map[string]any, raw []byte, before cases.Tree, w succe
 		case !ok:
 			add("the JSON has no patch member holding the rendered patch (OUT-011)")
 		case w.wantPatch != nil && p != string(w.wantPatch):
-			add("the rendered patch differs from expected_patch (-want +got):\n%s", linesDiff(w.wantPatch, []byte(p)))
+			add("the rendered patch differs from expected_patch (-want +got):\n%s", runner.LinesDiff(w.wantPatch, []byte(p)))
 		}
 	}
 	if w.result != nil {
@@ -270,5 +271,5 @@ func member(doc map[string]any, name string) string {
 	if !ok {
 		return "absent"
 	}
-	return jsonText(v)
+	return runner.JSONText(v)
 }

@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
@@ -22,8 +23,8 @@ import (
 // record is one invocation and what surrounded it.
 type record struct {
 	step          string
-	inv           Invocation
-	out           Outcome
+	inv           runner.Invocation
+	out           runner.Outcome
 	before, after cases.Tree
 	// want is the expected tree, wantJSON the expected JSON (subset or
 	// error), when the step has them.
@@ -34,7 +35,7 @@ type record struct {
 
 // stepError is a step that went wrong.
 type stepError struct {
-	verdict  Verdict
+	verdict  runner.Verdict
 	problems []string
 	rec      *record
 }
@@ -43,11 +44,11 @@ type stepError struct {
 // could not start, a write outside the work tree, a timeout, a signal, a
 // crash, output too large to judge.
 func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) (*record, *stepError) {
-	rec := &record{step: step, inv: Invocation{Args: args, Dir: dir, Stdin: stdin, Isolation: cr.iso, Writable: []string{cr.box}}}
+	rec := &record{step: step, inv: runner.Invocation{Args: args, Dir: dir, Stdin: stdin, Isolation: cr.iso, Writable: []string{cr.box}}}
 	cr.last = rec
 	before, err := cr.readWork()
 	if err != nil {
-		return rec, &stepError{verdict: Error, problems: []string{"reading the work tree: " + err.Error()}, rec: rec}
+		return rec, &stepError{verdict: runner.Error, problems: []string{"reading the work tree: " + err.Error()}, rec: rec}
 	}
 	rec.before = before
 	ctx, cancel := context.WithTimeout(cr.ctx, cr.r.Timeout)
@@ -60,11 +61,11 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 	after, err := cr.readWork()
 	rec.after = after
 	if err != nil {
-		return rec, &stepError{verdict: Fail, problems: []string{"the work tree cannot be read after the command: " + err.Error()}, rec: rec}
+		return rec, &stepError{verdict: runner.Fail, problems: []string{"the work tree cannot be read after the command: " + err.Error()}, rec: rec}
 	}
 	o := rec.out
 	if o.Err != nil {
-		return rec, &stepError{verdict: Error, problems: []string{"the implementation could not be run: " + o.Err.Error()}, rec: rec}
+		return rec, &stepError{verdict: runner.Error, problems: []string{"the implementation could not be run: " + o.Err.Error()}, rec: rec}
 	}
 	if outside, err := cr.readOutside(); err != nil || !sameTree(cr.outside, outside) {
 		msg := "the folders around the work tree cannot be read: "
@@ -74,24 +75,24 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 			msg = fmt.Sprintf("files outside the work tree changed: %s; the parent folders and the sibling folder must stay untouched (-before +after):\n%s",
 				strings.Join(differences(cr.outside, outside), ", "), treeDiff(cr.outside, outside, true))
 		}
-		return rec, &stepError{verdict: Escape, problems: []string{msg}, rec: rec}
+		return rec, &stepError{verdict: runner.Escape, problems: []string{msg}, rec: rec}
 	}
 	if len(o.Leftovers) > 0 {
-		return rec, &stepError{verdict: Escape, problems: []string{fmt.Sprintf("the command left processes running in a session of their own, out of its process group; the runner killed them: %s", strings.Join(o.Leftovers, ", "))}, rec: rec}
+		return rec, &stepError{verdict: runner.Escape, problems: []string{fmt.Sprintf("the command left processes running in a session of their own, out of its process group; the runner killed them: %s", strings.Join(o.Leftovers, ", "))}, rec: rec}
 	}
 	switch {
 	case o.TimedOut:
-		return rec, &stepError{verdict: Timeout, problems: []string{fmt.Sprintf("the command did not finish within %s and was killed with its process group", cr.r.Timeout)}, rec: rec}
+		return rec, &stepError{verdict: runner.Timeout, problems: []string{fmt.Sprintf("the command did not finish within %s and was killed with its process group", cr.r.Timeout)}, rec: rec}
 	case o.Signal != "":
-		v := Signal
+		v := runner.Signal
 		if strings.HasPrefix(o.Signal, "panic:") {
-			v = Crash
+			v = runner.Crash
 		}
 		return rec, &stepError{verdict: v, problems: []string{"the command was ended by " + o.Signal}, rec: rec}
 	case o.Exit != 0 && o.Exit != 1:
-		return rec, &stepError{verdict: Crash, problems: []string{fmt.Sprintf("exit status %d: blockpatch exits 0 on success and 1 on any error (CLI-026), so this is a crash, not a rejection", o.Exit)}, rec: rec}
+		return rec, &stepError{verdict: runner.Crash, problems: []string{fmt.Sprintf("exit status %d: blockpatch exits 0 on success and 1 on any error (CLI-026), so this is a crash, not a rejection", o.Exit)}, rec: rec}
 	case o.Truncated:
-		return rec, &stepError{verdict: Fail, problems: []string{"the command printed more output than the runner keeps; it cannot be one JSON line"}, rec: rec}
+		return rec, &stepError{verdict: runner.Fail, problems: []string{"the command printed more output than the runner keeps; it cannot be one JSON line"}, rec: rec}
 	}
 	return rec, nil
 }
@@ -105,15 +106,15 @@ func (cr *caseRun) finish(rec *record, problems []string, tree treeCheck, otherP
 	if len(problems) == 0 {
 		return nil
 	}
-	v := Fail
+	v := runner.Fail
 	if tree.strayOnly && !otherProblems {
-		v = Stray
+		v = runner.Stray
 	}
 	return &stepError{verdict: v, problems: problems, rec: rec}
 }
 
 // errorDocument finds the JSON error: on stderr, or else on stdout.
-func errorDocument(o Outcome) (map[string]any, []byte, string, error) {
+func errorDocument(o runner.Outcome) (map[string]any, []byte, string, error) {
 	if doc, raw, err := oneObject(o.Stderr); err == nil {
 		return doc, raw, "stderr", nil
 	}
@@ -130,7 +131,7 @@ func errorCode(doc map[string]any) any {
 }
 
 // errorSummary names the error a command reported, for "want 0" messages.
-func errorSummary(o Outcome) string {
+func errorSummary(o runner.Outcome) string {
 	doc, _, _, err := errorDocument(o)
 	if err != nil {
 		return ""
@@ -207,20 +208,20 @@ func (cr *caseRun) checkWriteOrder(order, renamed []string) []string {
 // hold-before-commit hook, and once it says it has staged its write, the
 // runner changes the race's file and lets it go on. The hold folder sits
 // beside the case's box, where the final temp-root check allows it.
-func (cr *caseRun) execRacing(ctx context.Context, rec *record) Outcome {
+func (cr *caseRun) execRacing(ctx context.Context, rec *record) runner.Outcome {
 	hold := cr.box + "-hold"
 	if err := os.Mkdir(hold, 0o755); err != nil {
-		return Outcome{Exit: -1, Err: err}
+		return runner.Outcome{Exit: -1, Err: err}
 	}
 	defer os.RemoveAll(hold)
 	holdRoot, err := os.OpenRoot(hold)
 	if err != nil {
-		return Outcome{Exit: -1, Err: err}
+		return runner.Outcome{Exit: -1, Err: err}
 	}
 	defer holdRoot.Close()
 	rec.inv.Env = append(rec.inv.Env, spec.HoldDirEnv+"="+hold)
 	rec.inv.Writable = append(rec.inv.Writable, hold)
-	done := make(chan Outcome, 1)
+	done := make(chan runner.Outcome, 1)
 	go func() { done <- cr.impl.Exec(ctx, rec.inv) }()
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()

@@ -1,9 +1,10 @@
-package runner
+package blockpatch
 
 import (
 	"os"
 	"os/exec"
-	"slices"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // dropOverride is the command prefix that runs a program as root without
@@ -15,7 +16,7 @@ var dropOverride = []string{"setpriv", "--bounding-set=-dac_override,-dac_read_s
 // with, or nil and the reason there is none. Not running as root, it is
 // r.Impl itself. As root it is r.Impl's command (see Commander) under
 // setpriv, since a goroutine cannot give up privileges.
-func (r *Runner) unprivileged() (Implementation, string) {
+func (r *Runner) unprivileged() (runner.Implementation, string) {
 	if os.Geteuid() != 0 {
 		return r.Impl, ""
 	}
@@ -23,7 +24,7 @@ func (r *Runner) unprivileged() (Implementation, string) {
 	if err != nil {
 		return nil, "the case needs permission bits to bind the implementation; running as root, that takes setpriv (util-linux), which is not installed"
 	}
-	impl, ok := r.Impl.(Commander)
+	impl, ok := r.Impl.(runner.Commander)
 	if !ok {
 		return nil, "the case needs permission bits to bind the implementation, and this implementation cannot run without root's override"
 	}
@@ -31,8 +32,5 @@ func (r *Runner) unprivileged() (Implementation, string) {
 	if err != nil {
 		return nil, "running the implementation as a process: " + err.Error()
 	}
-	wrapped := *c
-	wrapped.Argv = append(append([]string{setpriv}, dropOverride[1:]...), c.Argv...)
-	wrapped.given = slices.Clone(wrapped.Argv)
-	return &wrapped, ""
+	return c.Prefixed(append([]string{setpriv}, dropOverride[1:]...)...), ""
 }

@@ -1,18 +1,19 @@
-package runner
+package blockpatch
 
 import (
 	"context"
 	"testing"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // TestRaceCasesNeedTheHoldFeature: an implementation that does not list
 // hold-before-commit gets the race cases as unsupported, not failed.
 func TestRaceCasesNeedTheHoldFeature(t *testing.T) {
 	t.Parallel()
-	quiet := Func(func(_ context.Context, inv Invocation) Outcome {
-		return Outcome{Stdout: []byte(`{"ok":true,"version":"0"}` + "\n")}
+	quiet := runner.Func(func(_ context.Context, inv runner.Invocation) runner.Outcome {
+		return runner.Outcome{Stdout: []byte(`{"ok":true,"version":"0"}` + "\n")}
 	})
 	all, err := cases.LoadCorpus()
 	if err != nil {
@@ -26,7 +27,7 @@ func TestRaceCasesNeedTheHoldFeature(t *testing.T) {
 	}
 	r := New(quiet)
 	r.Seed = 1
-	r.RunRegexp = Select(races)
+	r.RunRegexp = runner.Select(races)
 	rep, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +36,7 @@ func TestRaceCasesNeedTheHoldFeature(t *testing.T) {
 		t.Fatalf("%d race cases ran of %d in the corpus", len(rep.Results), len(races))
 	}
 	for _, res := range rep.Results {
-		if res.Verdict != Unsupported {
+		if res.Verdict != runner.Unsupported {
 			t.Errorf("%s: %s (%s), want unsupported", res.Name, res.Verdict, res.Reason)
 		}
 	}

@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // This file judges implementations broken on purpose: each mistake must
@@ -27,9 +28,9 @@ func cwdOf(args []string) string {
 
 // broken wraps the reference: before runs first and may answer instead;
 // after may change the outcome.
-func broken(before func(inv Invocation) (Outcome, bool), after func(inv Invocation, o Outcome) Outcome) Implementation {
+func broken(before func(inv runner.Invocation) (runner.Outcome, bool), after func(inv runner.Invocation, o runner.Outcome) runner.Outcome) runner.Implementation {
 	ref := reference()
-	return Func(func(ctx context.Context, inv Invocation) Outcome {
+	return runner.Func(func(ctx context.Context, inv runner.Invocation) runner.Outcome {
 		if before != nil {
 			if o, answered := before(inv); answered {
 				return o
@@ -43,10 +44,10 @@ func broken(before func(inv Invocation) (Outcome, bool), after func(inv Invocati
 	})
 }
 
-func isApply(inv Invocation) bool { return len(inv.Args) > 0 && inv.Args[0] == "apply" }
+func isApply(inv runner.Invocation) bool { return len(inv.Args) > 0 && inv.Args[0] == "apply" }
 
-func jsonError(code string) Outcome {
-	return Outcome{Exit: 1, Stderr: []byte(`{"ok":false,"error":{"code":"` + code + `","message":"no"}}` + "\n")}
+func jsonError(code string) runner.Outcome {
+	return runner.Outcome{Exit: 1, Stderr: []byte(`{"ok":false,"error":{"code":"` + code + `","message":"no"}}` + "\n")}
 }
 
 // TestBrokenImplementations runs deliberately broken implementations and
@@ -56,119 +57,119 @@ func TestBrokenImplementations(t *testing.T) {
 	tests := []struct {
 		name string
 		why  string
-		impl Implementation
+		impl runner.Implementation
 		// want maps case names to verdicts; "*pass" stands for every case
 		// that expects pass, "*" for every case.
-		want map[string]Verdict
+		want map[string]runner.Verdict
 	}{
 		{
 			name: "does nothing",
 			why:  "prints {\"ok\":true} and writes nothing: no case may pass",
-			impl: Func(func(ctx context.Context, inv Invocation) Outcome {
-				return Outcome{Stdout: []byte(`{"ok":true}` + "\n")}
+			impl: runner.Func(func(ctx context.Context, inv runner.Invocation) runner.Outcome {
+				return runner.Outcome{Stdout: []byte(`{"ok":true}` + "\n")}
 			}),
-			want: map[string]Verdict{"*": Fail},
+			want: map[string]runner.Verdict{"*": runner.Fail},
 		},
 		{
 			name: "leaves a temp file",
 			why:  "a correct apply that leaves its temp file behind",
-			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+			impl: broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 				if isApply(inv) && o.Exit == 0 {
 					os.WriteFile(filepath.Join(cwdOf(inv.Args), ".blockpatch-tmp-1"), []byte("x"), 0o644)
 				}
 				return o
 			}),
-			want: map[string]Verdict{"plain/relocate": Stray, "write/create-file-mode": Stray, "match/overlapping-source-ambiguous": Pass},
+			want: map[string]runner.Verdict{"plain/relocate": runner.Stray, "write/create-file-mode": runner.Stray, "match/overlapping-source-ambiguous": runner.Pass},
 		},
 		{
 			name: "writes outside the work tree",
 			why:  "touches the sentinel in the sibling folder",
-			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+			impl: broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 				if isApply(inv) {
 					os.WriteFile(filepath.Join(cwdOf(inv.Args), "..", "outside", "sentinel.txt"), []byte("mine\n"), 0o644)
 				}
 				return o
 			}),
-			want: map[string]Verdict{"plain/relocate": Escape, "match/overlapping-source-ambiguous": Escape, "planner/relocate-after-target-before": Escape},
+			want: map[string]runner.Verdict{"plain/relocate": runner.Escape, "match/overlapping-source-ambiguous": runner.Escape, "planner/relocate-after-target-before": runner.Escape},
 		},
 		{
 			name: "writes into the parent",
 			why:  "creates a file next to the work tree, as an implementation ignoring --cwd would",
-			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+			impl: broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 				if isApply(inv) {
 					os.WriteFile(filepath.Join(inv.Dir, "file.txt"), []byte("oops\n"), 0o644)
 				}
 				return o
 			}),
-			want: map[string]Verdict{"plain/relocate": Escape},
+			want: map[string]runner.Verdict{"plain/relocate": runner.Escape},
 		},
 		{
 			name: "wrong error code",
 			why:  "reports source_not_found for every error",
-			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+			impl: broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 				if o.Exit == 1 && inv.Args[0] != "version" {
 					return jsonError("source_not_found")
 				}
 				return o
 			}),
-			want: map[string]Verdict{"match/overlapping-source-ambiguous": Fail, "paths/symlink-component": Fail, "plain/relocate": Pass},
+			want: map[string]runner.Verdict{"match/overlapping-source-ambiguous": runner.Fail, "paths/symlink-component": runner.Fail, "plain/relocate": runner.Pass},
 		},
 		{
 			name: "crashes on errors",
 			why:  "exits 2 where it should reject: a crash is never the expected rejection",
-			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+			impl: broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 				if o.Exit == 1 && inv.Args[0] != "version" && inv.Args[0] != "plan" && inv.Args[0] != "move" {
 					o.Exit = 2
 				}
 				return o
 			}),
-			want: map[string]Verdict{"match/overlapping-source-ambiguous": Crash, "plain/relocate": Pass},
+			want: map[string]runner.Verdict{"match/overlapping-source-ambiguous": runner.Crash, "plain/relocate": runner.Pass},
 		},
 		{
 			name: "panics",
 			why:  "an in-process panic is a crash",
-			impl: broken(func(inv Invocation) (Outcome, bool) {
+			impl: broken(func(inv runner.Invocation) (runner.Outcome, bool) {
 				if isApply(inv) {
-					return Outcome{Exit: -1, Signal: "panic: boom"}, true
+					return runner.Outcome{Exit: -1, Signal: "panic: boom"}, true
 				}
-				return Outcome{}, false
+				return runner.Outcome{}, false
 			}, nil),
-			want: map[string]Verdict{"plain/relocate": Crash},
+			want: map[string]runner.Verdict{"plain/relocate": runner.Crash},
 		},
 		{
 			name: "killed by a signal",
 			why:  "a signal is its own verdict",
-			impl: broken(func(inv Invocation) (Outcome, bool) {
+			impl: broken(func(inv runner.Invocation) (runner.Outcome, bool) {
 				if isApply(inv) {
-					return Outcome{Exit: -1, Signal: "segmentation fault"}, true
+					return runner.Outcome{Exit: -1, Signal: "segmentation fault"}, true
 				}
-				return Outcome{}, false
+				return runner.Outcome{}, false
 			}, nil),
-			want: map[string]Verdict{"plain/relocate": Signal, "match/overlapping-source-ambiguous": Signal},
+			want: map[string]runner.Verdict{"plain/relocate": runner.Signal, "match/overlapping-source-ambiguous": runner.Signal},
 		},
 		{
 			name: "hangs",
 			why:  "a timed-out invocation",
-			impl: broken(func(inv Invocation) (Outcome, bool) {
+			impl: broken(func(inv runner.Invocation) (runner.Outcome, bool) {
 				if isApply(inv) {
-					return Outcome{Exit: -1, TimedOut: true}, true
+					return runner.Outcome{Exit: -1, TimedOut: true}, true
 				}
-				return Outcome{}, false
+				return runner.Outcome{}, false
 			}, nil),
-			want: map[string]Verdict{"plain/relocate": Timeout},
+			want: map[string]runner.Verdict{"plain/relocate": runner.Timeout},
 		},
 		{
 			name: "forgets the retry",
 			why:  "applies again instead of reporting already_applied",
-			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
-				return Outcome{Exit: o.Exit, Stdout: bytes.ReplaceAll(o.Stdout, []byte(`"already_applied"`), []byte(`"applied"`)), Stderr: o.Stderr}
+			impl: broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
+				return runner.Outcome{Exit: o.Exit, Stdout: bytes.ReplaceAll(o.Stdout, []byte(`"already_applied"`), []byte(`"applied"`)), Stderr: o.Stderr}
 			}),
-			want: map[string]Verdict{"plain/relocate": Fail},
+			want: map[string]runner.Verdict{"plain/relocate": runner.Fail},
 		},
 		{
 			name: "chmods created files",
 			why:  "creates files with mode 0600",
-			impl: broken(nil, func(inv Invocation, o Outcome) Outcome {
+			impl: broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 				if isApply(inv) && o.Exit == 0 {
 					filepath.WalkDir(cwdOf(inv.Args), func(p string, d os.DirEntry, err error) error {
 						if err == nil && d.Type().IsRegular() {
@@ -181,7 +182,7 @@ func TestBrokenImplementations(t *testing.T) {
 				}
 				return o
 			}),
-			want: map[string]Verdict{"write/create-file-mode": Fail, "plain/relocate": Fail, "write/replaced-file-keeps-mode": Pass},
+			want: map[string]runner.Verdict{"write/create-file-mode": runner.Fail, "plain/relocate": runner.Fail, "write/replaced-file-keeps-mode": runner.Pass},
 		},
 	}
 	for _, tt := range tests {
@@ -191,16 +192,14 @@ func TestBrokenImplementations(t *testing.T) {
 			got := verdicts(rep)
 			for _, res := range rep.Results {
 				want, ok := tt.want[res.Name]
-				if !ok && res.Expect == cases.Pass {
+				if !ok && res.Expect == string(cases.Pass) {
 					want, ok = tt.want["*pass"]
 				}
 				if !ok {
 					want, ok = tt.want["*"]
 				}
 				if ok && res.Verdict != want {
-					var b strings.Builder
-					writeFailure(&b, res, "")
-					t.Errorf("%s (%s): %s is %s, want %s\n%s", tt.name, tt.why, res.Name, res.Verdict, want, b.String())
+					t.Errorf("%s (%s): %s is %s, want %s\n%s", tt.name, tt.why, res.Name, res.Verdict, want, res.Text())
 				}
 			}
 			for name := range tt.want {
@@ -217,7 +216,7 @@ func TestBrokenImplementations(t *testing.T) {
 
 func TestErrorJSONOnStdoutIsAccepted(t *testing.T) {
 	t.Parallel()
-	impl := broken(nil, func(inv Invocation, o Outcome) Outcome {
+	impl := broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 		if o.Exit == 1 && inv.Args[0] != "version" {
 			o.Stdout, o.Stderr = o.Stderr, nil
 		}
@@ -245,7 +244,7 @@ func TestNotOneJSONDocument(t *testing.T) {
 		"text":          "done\n",
 		"a list":        `[{"ok":true}]`,
 	} {
-		impl := broken(nil, func(inv Invocation, o Outcome) Outcome {
+		impl := broken(nil, func(inv runner.Invocation, o runner.Outcome) runner.Outcome {
 			if inv.Args[0] == "check" {
 				o.Stdout = []byte(out)
 			}
@@ -254,7 +253,7 @@ func TestNotOneJSONDocument(t *testing.T) {
 		r := newRunner(t, impl)
 		r.RunRegexp = regexp.MustCompile(`^plain/relocate$`)
 		res := run(t, r).Results[0]
-		if res.Verdict != Fail || !strings.Contains(res.Reason, "one JSON object") {
+		if res.Verdict != runner.Fail || !strings.Contains(res.Reason, "one JSON object") {
 			t.Errorf("%s: %s %q, want a failure about one JSON object", name, res.Verdict, res.Reason)
 		}
 	}

@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // This file holds the protocols of cases/README.md: the command lines of
@@ -62,7 +63,7 @@ func (cr *caseRun) planned() *stepError {
 		args := cr.stepArgs(s)
 		if s.Fresh && s.Name != cases.StepPlan && c.Expect != cases.Fail {
 			if err := cr.resetWork(); err != nil {
-				return &stepError{verdict: Error, problems: []string{"resetting the work tree: " + err.Error()}}
+				return &stepError{verdict: runner.Error, problems: []string{"resetting the work tree: " + err.Error()}}
 			}
 		}
 		var e *stepError
@@ -81,10 +82,10 @@ func (cr *caseRun) planned() *stepError {
 			planStatus = rec.doc["status"]
 			patch, _ := rec.doc["patch"].(string)
 			if err := nofollow.WriteFile(cr.root, inputsRel+"/"+cases.PlannedFile, []byte(patch), 0o644); err != nil {
-				return &stepError{verdict: Error, problems: []string{err.Error()}}
+				return &stepError{verdict: runner.Error, problems: []string{err.Error()}}
 			}
 			if err := cr.saveOutside(); err != nil {
-				return &stepError{verdict: Error, problems: []string{err.Error()}}
+				return &stepError{verdict: runner.Error, problems: []string{err.Error()}}
 			}
 		case s.Name == cases.StepPlanned:
 			_, e = cr.expectSuccess(s.Name, args, nil, successWant{
@@ -123,10 +124,10 @@ func (cr *caseRun) steps() *stepError {
 		}
 		if len(s.Inputs) > 0 {
 			if err := s.Inputs.WriteIn(cr.root, inputsRel); err != nil {
-				return &stepError{verdict: Error, problems: []string{"writing the step's inputs: " + err.Error()}}
+				return &stepError{verdict: runner.Error, problems: []string{"writing the step's inputs: " + err.Error()}}
 			}
 			if err := cr.saveOutside(); err != nil {
-				return &stepError{verdict: Error, problems: []string{err.Error()}}
+				return &stepError{verdict: runner.Error, problems: []string{err.Error()}}
 			}
 		}
 		dir := cr.work
@@ -164,7 +165,7 @@ func (cr *caseRun) steps() *stepError {
 			}
 		}
 		if s.Stdout != nil && !bytes.Equal(o.Stdout, s.Stdout) {
-			problems = append(problems, "stdout differs (-want +got):\n"+linesDiff(s.Stdout, o.Stdout))
+			problems = append(problems, "stdout differs (-want +got):\n"+runner.LinesDiff(s.Stdout, o.Stdout))
 		}
 		if s.StdoutMatches != nil && !s.StdoutMatches.Match(o.Stdout) {
 			problems = append(problems, fmt.Sprintf("stdout does not match %q", s.StdoutMatches))

@@ -1,9 +1,8 @@
-package runner
+package blockpatch
 
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // The folders of one case, under the case's box in the run's temp root:
@@ -47,12 +47,12 @@ type caseRun struct {
 	c *cases.Case
 	// impl runs the case's commands: the runner's implementation, or its
 	// unprivileged form for a case that needs one.
-	impl Implementation
+	impl runner.Implementation
 	// race is the concurrent writer of the step being run, or nil.
 	race *cases.Race
 	ctx  context.Context
-	desc Description
-	iso  *Isolation
+	desc runner.Description
+	iso  *runner.Isolation
 
 	box, dir, work, inputs string
 	// root is the box, opened once it is made: every write of the runner
@@ -131,7 +131,7 @@ func (cr *caseRun) readOutside() (cases.Tree, error) {
 		e := t[p]
 		e.Dir = info.IsDir()
 		e.Mode = info.Mode().Perm()
-		e.Symlink = owner(info)
+		e.Symlink = runner.Owner(info)
 		t[p] = e
 	}
 	return t, nil
@@ -155,40 +155,10 @@ func (cr *caseRun) readWork() (cases.Tree, error) {
 
 // resetWork gives the work folder back its initial files.
 func (cr *caseRun) resetWork() error {
-	if err := removeAllIn(cr.root, workRel); err != nil {
+	if err := runner.RemoveAllIn(cr.root, workRel); err != nil {
 		return err
 	}
 	return cr.c.Files.WriteIn(cr.root, workRel)
-}
-
-// removeAll removes a folder the runner made, making folders writable
-// when read-only folders stop it.
-func removeAll(dir string) error {
-	if os.RemoveAll(dir) == nil {
-		return nil
-	}
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		return os.RemoveAll(dir)
-	}
-	defer r.Close()
-	removeAllIn(r, ".")
-	return os.RemoveAll(dir)
-}
-
-// removeAllIn removes the tree name inside r, making its folders writable
-// when read-only folders stop it. It follows no symlink.
-func removeAllIn(r *os.Root, name string) error {
-	if r.RemoveAll(name) == nil {
-		return nil
-	}
-	fs.WalkDir(r.FS(), name, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			nofollow.ChmodDir(r, p, 0o755)
-		}
-		return nil
-	})
-	return r.RemoveAll(name)
 }
 
 // sameTree reports whether two trees read from disk are identical.

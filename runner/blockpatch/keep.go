@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // keep writes next to a failed case's folders what a person needs to look
@@ -24,7 +25,7 @@ import (
 //	<box>/expected.json    the expected JSON (subset or error), if any
 //	<box>/report.txt       the failure report
 //	<box>/reproduce.sh     restores run/work from before/ and reruns the command
-func (cr *caseRun) keep(res *Result) error {
+func (cr *caseRun) keep(res *runner.Result) error {
 	rec := cr.last
 	if rec == nil || res.Failure == nil || res.Failure.Step == "setup" {
 		return nil
@@ -35,14 +36,14 @@ func (cr *caseRun) keep(res *Result) error {
 	write := func(name string, data []byte, mode os.FileMode) error {
 		return nofollow.WriteFile(cr.root, name, data, mode)
 	}
-	if err := removeAllIn(cr.root, "before"); err != nil {
+	if err := runner.RemoveAllIn(cr.root, "before"); err != nil {
 		return err
 	}
 	if err := rec.before.WriteIn(cr.root, "before"); err != nil {
 		return err
 	}
 	if rec.want != nil {
-		if err := removeAllIn(cr.root, "expected"); err != nil {
+		if err := runner.RemoveAllIn(cr.root, "expected"); err != nil {
 			return err
 		}
 		if err := rec.want.WriteIn(cr.root, "expected"); err != nil {
@@ -67,11 +68,11 @@ func (cr *caseRun) keep(res *Result) error {
 	}
 	var line string
 	if len(d.Argv) > 0 {
-		line = "cd " + shellQuote(rec.inv.Dir) + " && "
+		line = "cd " + runner.ShellQuote(rec.inv.Dir) + " && "
 		if len(d.Env) > 0 {
-			line += "env " + shellJoin(d.Env) + " "
+			line += "env " + runner.ShellJoin(d.Env) + " "
 		}
-		line += shellJoin(res.Failure.Argv) + " < " + shellQuote(filepath.Join(cr.box, "stdin"))
+		line += runner.ShellJoin(res.Failure.Argv) + " < " + runner.ShellQuote(filepath.Join(cr.box, "stdin"))
 		script := fmt.Sprintf(`#!/bin/sh
 # Reruns %s of case %s on the tree it started from.
 set -e
@@ -79,9 +80,9 @@ box=%s
 rm -rf "$box/run/work"
 cp -Rp "$box/before" "$box/run/work"
 %s
-`, commentSafe(rec.step), commentSafe(cr.c.Name), shellQuote(cr.box), line)
+`, commentSafe(rec.step), commentSafe(cr.c.Name), runner.ShellQuote(cr.box), line)
 		files["reproduce.sh"] = []byte(script)
-		res.Failure.Reproduce = "sh " + shellQuote(filepath.Join(cr.box, "reproduce.sh")) + "   # restores the tree, then: " + line
+		res.Failure.Reproduce = "sh " + runner.ShellQuote(filepath.Join(cr.box, "reproduce.sh")) + "   # restores the tree, then: " + line
 	}
 	for name, data := range files {
 		mode := os.FileMode(0o644)
@@ -92,9 +93,7 @@ cp -Rp "$box/before" "$box/run/work"
 			return err
 		}
 	}
-	var b strings.Builder
-	writeFailure(&b, res, "")
-	return write("report.txt", []byte(b.String()), 0o644)
+	return write("report.txt", []byte(res.Text()), 0o644)
 }
 
 // commentSafe makes s fit on one shell comment line: a name or step with

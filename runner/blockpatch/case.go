@@ -1,4 +1,4 @@
-package runner
+package blockpatch
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
@@ -16,32 +17,32 @@ import (
 // Result.
 
 // runCase runs one case in its own box and returns its result.
-func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Features, seed uint64, desc Description, iso *Isolation) *Result {
+func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Features, seed uint64, desc runner.Description, iso *runner.Isolation) *runner.Result {
 	c := l.c
-	res := &Result{
-		Name: c.Name, Source: l.source, Protocol: c.Protocol, Expect: c.Expect, Level: c.Level,
-		Since: c.Since, Requirements: c.Requirements, Case: c,
+	res := &runner.Result{
+		Name: c.Name, Source: l.source, Protocol: string(c.Protocol), Expect: string(c.Expect), Level: string(c.Level),
+		Since: c.Since, Requirements: c.Requirements, Description: c.Description, Case: c,
 	}
 	if r.Rerun != nil {
 		res.Rerun = r.Rerun(c.Name, seed)
 	}
 	if !spec.Includes(r.Profile, c.Since) {
-		res.Verdict, res.Reason = OutOfProfile, fmt.Sprintf("the case holds from profile %s; certifying %s", c.Since, r.Profile)
+		res.Verdict, res.Reason = runner.OutOfProfile, fmt.Sprintf("the case holds from profile %s; certifying %s", c.Since, r.Profile)
 		return res
 	}
 	if !f.Supports(c.Level) && !slices.Contains(r.Require, c.Level) {
-		res.Verdict, res.Reason = Unsupported, fmt.Sprintf("level %s is not supported (%s)", c.Level, levelWhy(f, c.Level))
+		res.Verdict, res.Reason = runner.Unsupported, fmt.Sprintf("level %s is not supported (%s)", c.Level, levelWhy(f, c.Level))
 		return res
 	}
 	if c.NeedsHold() && !f.Has(cases.HoldFeature) {
-		res.Verdict, res.Reason = Unsupported, "the case races a writer against the command, which needs the hold-before-commit hook (WRITE-013); version --json-output does not list it"
+		res.Verdict, res.Reason = runner.Unsupported, "the case races a writer against the command, which needs the hold-before-commit hook (WRITE-013); version --json-output does not list it"
 		return res
 	}
 	impl := r.Impl
 	if c.Unprivileged {
 		var why string
 		if impl, why = r.unprivileged(); impl == nil {
-			res.Verdict, res.Reason = Unsupported, why
+			res.Verdict, res.Reason = runner.Unsupported, why
 			return res
 		}
 	}
@@ -49,7 +50,7 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 	cr := &caseRun{r: r, c: c, impl: impl, ctx: ctx, desc: desc, iso: iso, box: filepath.Join(root, fmt.Sprintf("%04d-%s", i+1, slug(c.Name)))}
 	var e *stepError
 	if err := cr.setup(); err != nil {
-		e = &stepError{verdict: Error, problems: []string{"setting up the case: " + err.Error()}}
+		e = &stepError{verdict: runner.Error, problems: []string{"setting up the case: " + err.Error()}}
 	} else {
 		switch c.Protocol {
 		case cases.Planned:
@@ -60,24 +61,16 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 			e = cr.standard()
 		}
 	}
-	res.Elapsed = Duration(time.Since(start))
+	res.Elapsed = runner.Duration(time.Since(start))
 	res.Warnings = cr.warnings
-	res.Verdict = Pass
+	res.Verdict = runner.Pass
 	if e != nil {
 		res.Verdict = e.verdict
 		res.Failure = r.failure(cr, e)
 		res.Reason = res.Failure.Step + ": " + firstLine(e.problems)
 	}
-	if reason, listed := r.SkipList.Reason(c.Name); listed {
-		res.SkipReason = reason
-		switch {
-		case res.Verdict == Pass:
-			res.Verdict, res.Reason = UnexpectedPass, "listed in the skip file as failing, but passed: remove it from the list"
-		case res.Verdict.Failed():
-			res.Verdict = Skip
-		}
-	}
-	if r.Keep && res.Verdict.Failed() && res.Verdict != UnexpectedPass {
+	r.SkipList.Apply(res)
+	if r.Keep && res.Verdict.Failed() && res.Verdict != runner.UnexpectedPass {
 		if err := cr.keep(res); err == nil {
 			res.Kept = cr.box
 		} else {
@@ -88,7 +81,7 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 		cr.root.Close()
 	}
 	if res.Kept == "" {
-		removeAll(cr.box)
+		runner.RemoveAll(cr.box)
 	}
 	return res
 }
@@ -117,8 +110,8 @@ func firstLine(problems []string) string {
 }
 
 // failure describes a failed step for the report.
-func (r *Runner) failure(cr *caseRun, e *stepError) *Failure {
-	f := &Failure{Problems: e.problems, Exit: -1}
+func (r *Runner) failure(cr *caseRun, e *stepError) *runner.Failure {
+	f := &runner.Failure{Problems: e.problems, Exit: -1}
 	rec := e.rec
 	if rec == nil {
 		f.Step = "setup"
@@ -129,11 +122,11 @@ func (r *Runner) failure(cr *caseRun, e *stepError) *Failure {
 	f.Argv = append(slices.Clone(d.Argv), rec.inv.Args...)
 	f.Dir = rec.inv.Dir
 	if len(rec.inv.Stdin) > 0 {
-		f.Stdin = bounded(rec.inv.Stdin, outputShown)
+		f.Stdin = runner.Bounded(rec.inv.Stdin, outputShown)
 	}
 	f.Exit = rec.out.Exit
-	f.Stdout = bounded(rec.out.Stdout, outputShown)
-	f.Stderr = bounded(rec.out.Stderr, outputShown)
+	f.Stdout = runner.Bounded(rec.out.Stdout, outputShown)
+	f.Stderr = runner.Bounded(rec.out.Stderr, outputShown)
 	f.Got = rec.doc
 	return f
 }

@@ -1,0 +1,60 @@
+// Package blockpatch certifies a blockpatch implementation against
+// conformance cases (package cases), on the runner core (package runner).
+//
+// A Runner holds plain settings: the case sources, the Implementation,
+// the core's runner.Settings (selection, skip list, profile, timeout,
+// parallelism, seed, keep) and the required levels. New fills in the
+// defaults; Run returns a runner.Report whose Certificate names what was
+// certified (the implementation's files and their SHA-256, its version,
+// the corpus hash, the profile, the skip list, the seed) and whether the
+// run was partial.
+//
+// # Implementations
+//
+// An implementation is a runner.Implementation that behaves as the
+// blockpatch command line: a runner.Command for an external program, or
+// the reference CLI run in process (package embedded wires it, so this
+// package links none). An implementation that can also run as a separate
+// process says so by implementing runner.Commander; the runner asks for it
+// where a case needs a real process (an unprivileged case run as root).
+//
+// # Isolation and bounds
+//
+// A Command's invocations run under bubblewrap when it is installed and
+// works (runner.Isolation): the filesystem read-only but the case's
+// folder, a PID namespace of their own, no network. Without it the
+// certificate says "isolation: none" and warns; the runner still catches
+// writes around the work tree and in the run's temp root, changes to the
+// mode and owner of the folders around it, and processes left running in a
+// session of their own (it adopts orphans as their subreaper, on Linux).
+// Whatever the implementation does, the runner writes into a case's folder
+// only through an os.Root and never through a symlink (internal/nofollow),
+// and reads trees within cases.DefaultReadLimits: FIFOs and devices are
+// never opened, huge and sparse files never read.
+//
+// # Protocols
+//
+// Each case runs in its own folder (see box.go for the layout): a work
+// tree holding the case's files, an inputs folder beside it holding the
+// patch, and sentinel files in a sibling folder and in the parents. The
+// protocols are those of the cases package's README: check, apply, retry
+// and reverse for a standard case (check and apply failing for a fail
+// case); plan, apply of the planned patch and move on a fresh tree for a
+// planner case; the command lines as written for a step case.
+//
+// Every command is judged on all it does, so that doing nothing passes
+// nothing: the exit status; one JSON object on stdout for a success (error
+// JSON on stderr, or on stdout with a warning); the success JSON's members
+// against what the trees imply (changed, written, noop, status,
+// strip_components) and against the case's result; the error's code and
+// details; the whole work tree, bytes, symlinks and modes; and the
+// sentinels outside the work tree.
+//
+// # Levels
+//
+// Probe asks an implementation which levels it implements: the features
+// list of "version --json-output", or else clean unknown_command and
+// unknown_option answers to probing commands. Levels nest (core, planner,
+// cli); cases of an unsupported level are skipped unless the level is in
+// Runner.Require.
+package blockpatch

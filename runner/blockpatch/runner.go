@@ -1,0 +1,291 @@
+package blockpatch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
+)
+
+// Source is a folder of cases.
+type Source struct {
+	// Label names the source in reports: "embedded corpus", a path.
+	Label string
+	FS    fs.FS
+	// Root is the corpus folder inside FS, usually ".".
+	Root    string
+	Options cases.Options
+}
+
+// Corpus is the project's embedded corpus, loaded under
+// cases.CorpusOptions.
+func Corpus() Source {
+	return Source{Label: "embedded corpus", FS: cases.Corpus(), Root: ".", Options: cases.CorpusOptions}
+}
+
+// Dir is a folder of cases on disk in any accepted shape, upstream's
+// conformance/cases folder included.
+func Dir(dir string) Source {
+	return Source{Label: dir, FS: os.DirFS(dir), Root: "."}
+}
+
+// Runner certifies a blockpatch implementation over cases. Its fields are
+// plain settings; New fills in the defaults.
+type Runner struct {
+	runner.Settings
+	// Sources are the case folders, loaded together; case names must be
+	// unique across them.
+	Sources []Source
+	// Impl is the implementation under test.
+	Impl runner.Implementation
+
+	// Derived adds the fail cases cases.Derive makes from every pass case
+	// loaded: each breaks one rule and expects that rule's error code.
+	Derived bool
+	// Require lists levels that must be supported: their cases run, and
+	// fail, even when the implementation does not claim the level.
+	Require []cases.Level
+}
+
+// Suite describes blockpatch to the runner core: its profiles and the
+// requirement areas of spec/blockpatch-1.1.md.
+func Suite() runner.Suite {
+	var areas []string
+	for _, r := range spec.Requirements() {
+		if !slices.Contains(areas, r.Area) {
+			areas = append(areas, r.Area)
+		}
+	}
+	return runner.Suite{
+		Name: "blockpatch", Profiles: spec.Profiles, Areas: areas,
+		AreaOf: func(id string) (string, bool) {
+			r, ok := spec.Lookup(id)
+			return r.Area, ok
+		},
+	}
+}
+
+// New returns a Runner for impl with the defaults: the embedded corpus,
+// the newest profile, runner.DefaultSettings.
+func New(impl runner.Implementation) *Runner {
+	return &Runner{
+		Settings: runner.DefaultSettings(spec.Profiles[len(spec.Profiles)-1]),
+		Sources:  []Source{Corpus()},
+		Impl:     impl,
+	}
+}
+
+// loaded is a case with the source it came from.
+type loaded struct {
+	c      *cases.Case
+	source string
+}
+
+// Load loads every source and returns the cases sorted by name, with the
+// corpus hash: the SHA-256 over every case's name and case file.
+func (r *Runner) Load() ([]*cases.Case, string, error) {
+	ls, hash, err := r.load()
+	out := make([]*cases.Case, len(ls))
+	for i, l := range ls {
+		out[i] = l.c
+	}
+	return out, hash, err
+}
+
+func (r *Runner) load() ([]loaded, string, error) {
+	var out []loaded
+	from := map[string]string{}
+	type fileHash struct{ name, sum string }
+	var hashes []fileHash
+	for _, s := range r.Sources {
+		root := s.Root
+		if root == "" {
+			root = "."
+		}
+		cs, err := s.Options.Load(s.FS, root)
+		if err != nil {
+			return nil, "", fmt.Errorf("loading cases from %s: %w", s.Label, err)
+		}
+		for _, c := range cs {
+			if other, dup := from[c.Name]; dup {
+				return nil, "", fmt.Errorf("case %s is in both %s and %s", c.Name, other, s.Label)
+			}
+			from[c.Name] = s.Label
+			data, err := fs.ReadFile(s.FS, path.Join(root, c.Name, cases.CaseFile))
+			if err != nil {
+				return nil, "", err
+			}
+			sum := sha256.Sum256(data)
+			hashes = append(hashes, fileHash{c.Name, hex.EncodeToString(sum[:])})
+			out = append(out, loaded{c, s.Label})
+		}
+	}
+	if r.Derived {
+		for _, l := range slices.Clone(out) {
+			for _, d := range cases.Derive(l.c) {
+				out = append(out, loaded{d, l.source + " (derived)"})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.c.Name, b.c.Name) })
+	slices.SortFunc(hashes, func(a, b fileHash) int { return strings.Compare(a.name, b.name) })
+	h := sha256.New()
+	for _, fh := range hashes {
+		fmt.Fprintf(h, "%s %s\n", fh.sum, fh.name)
+	}
+	return out, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Run certifies r.Impl. The error is for runs that cannot produce a
+// certificate: bad settings, cases that do not load, no case selected, an
+// implementation that cannot be started, an interrupted run. Everything the
+// implementation does wrong is in the report.
+func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
+	start := time.Now()
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	all, corpusHash, err := r.load()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(all))
+	for i, l := range all {
+		names[i] = l.c.Name
+	}
+	chosen, err := r.Choose(names)
+	if err != nil {
+		return nil, err
+	}
+	selected := make([]loaded, len(chosen))
+	for i, j := range chosen {
+		selected[i] = all[j]
+	}
+	seed := r.RunSeed()
+	root, err := r.NewTempRoot("blockpatch-conformance-")
+	if err != nil {
+		return nil, err
+	}
+	keepRoot := false
+	defer func() {
+		if !keepRoot {
+			root.Remove()
+		}
+	}()
+	probeDir := filepath.Join(root.Dir, "probe")
+	if err := os.Mkdir(probeDir, 0o755); err != nil {
+		return nil, err
+	}
+	iso := runner.ChooseIsolation(ctx, r.Impl, r.NoIsolation, probeDir)
+	features, err := probe(ctx, r.Impl, probeDir, r.Timeout, iso)
+	if err != nil {
+		return nil, err
+	}
+
+	desc := r.Impl.Describe()
+	results, err := r.Schedule(ctx, len(selected), seed, func(ctx context.Context, i, pos int) *runner.Result {
+		return r.runCase(ctx, selected[i], pos, root.Dir, features, seed, desc, iso)
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	rep := &runner.Report{Results: results}
+	// Every name in the temp root is one the runner made: the probe
+	// folder and the boxes it kept. Anything else, box-like or not, came
+	// from an implementation.
+	made := map[string]bool{"probe": true}
+	for _, res := range results {
+		if res.Kept != "" {
+			made[filepath.Base(res.Kept)] = true
+			keepRoot = true
+		}
+	}
+	if problems := root.Check(made); len(problems) > 0 {
+		rep.Problems = append(rep.Problems, problems...)
+		keepRoot = true
+	}
+
+	corpus := runner.CorpusInfo{Cases: len(all), SHA256: corpusHash}
+	for _, s := range r.Sources {
+		corpus.Sources = append(corpus.Sources, s.Label)
+	}
+	for _, l := range all {
+		if strings.HasSuffix(l.source, " (derived)") {
+			corpus.Derived++
+		}
+	}
+	rep.Certificate = r.Certificate(runner.Tally{
+		Suite: Suite(), Implementation: desc, Corpus: corpus,
+		Loaded: len(all), Selected: len(selected), Seed: seed, Results: results,
+	})
+	rep.Certificate.Version, rep.Certificate.VersionJSON = features.Version, features.VersionJSON
+	rep.Certificate.Levels = r.levels(features, results)
+	rep.Certificate.Isolation = iso
+	rep.Finish()
+	rep.Certificate.Elapsed = runner.Duration(time.Since(start))
+	if keepRoot {
+		rep.Certificate.TempRoot = root.Dir
+	}
+	return rep, nil
+}
+
+// levels sums up the results by level, with what the implementation
+// claims.
+func (r *Runner) levels(f Features, results []*runner.Result) []runner.LevelRow {
+	rows := map[cases.Level]*runner.LevelRow{}
+	for _, l := range cases.Levels {
+		rows[l] = &runner.LevelRow{Row: runner.Row{Name: string(l)}, Level: string(l), Claimed: slices.Contains(f.Claimed, l), How: f.How[l], Required: slices.Contains(r.Require, l)}
+	}
+	for _, res := range results {
+		if lr := rows[cases.Level(res.Level)]; lr != nil {
+			lr.Add(res.Verdict)
+		}
+	}
+	var out []runner.LevelRow
+	for _, l := range cases.Levels {
+		lr := rows[l]
+		switch {
+		case lr.Failed > 0:
+			lr.Verdict = "failed"
+		case !f.Supports(l) && !lr.Required:
+			lr.Verdict = "unsupported"
+		case lr.Passed > 0:
+			lr.Verdict = "passed"
+		default:
+			lr.Verdict = "no cases"
+		}
+		out = append(out, *lr)
+	}
+	return out
+}
+
+func (r *Runner) validate() error {
+	if r.Impl == nil {
+		return errors.New("no implementation to certify")
+	}
+	if err := r.Settings.Validate(Suite()); err != nil {
+		return err
+	}
+	for _, l := range r.Require {
+		if !slices.Contains(cases.Levels, l) {
+			return fmt.Errorf("unknown level %q: the levels are core, planner, cli", l)
+		}
+	}
+	if len(r.Sources) == 0 {
+		return errors.New("no case source")
+	}
+	return nil
+}
