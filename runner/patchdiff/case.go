@@ -1,0 +1,264 @@
+package patchdiff
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	pdcases "github.com/blockpatch-conformance/blockpatch-conformance/cases/patchdiff"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+)
+
+// sessions hands out open sessions, one per worker at a time, and opens a
+// new one (in a scratch folder of its own, handshake first) when none is
+// free; a session that ended or broke the protocol is closed, never reused.
+type sessions struct {
+	r    *Runner
+	iso  *runner.Isolation
+	root string
+
+	mu   sync.Mutex
+	free []Session
+	all  []Session
+	made []string
+}
+
+// open starts a session and shakes hands with it.
+func (p *sessions) open(ctx context.Context) (Session, *Hello, error) {
+	p.mu.Lock()
+	name := fmt.Sprintf("session-%d", len(p.made)+1)
+	p.made = append(p.made, name)
+	p.mu.Unlock()
+	dir := filepath.Join(p.root, name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	s, err := p.r.Applier.Open(ctx, SessionEnv{Dir: dir, Isolation: p.iso})
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting the applier: %w", err)
+	}
+	p.mu.Lock()
+	p.all = append(p.all, s)
+	p.mu.Unlock()
+	hctx, cancel := context.WithTimeout(ctx, p.r.Timeout)
+	defer cancel()
+	line, _ := (&Message{ID: helloID, Hello: &Hello{Protocol: Protocol}}).Line()
+	a := s.Exchange(hctx, line)
+	if a.Ended {
+		s.Close()
+		return nil, nil, fmt.Errorf("the applier did not answer the handshake: %s%s", a.Why, ended(a.Outcome))
+	}
+	m, err := ParseMessage(a.Line)
+	switch {
+	case err != nil:
+		err = fmt.Errorf("handshake: %v: %s", err, runner.Bounded(a.Line, 300))
+	case m.ID != helloID || m.Hello == nil:
+		err = fmt.Errorf("handshake: want a hello answer with id %q, got %s", helloID, runner.Bounded(a.Line, 300))
+	case m.Hello.Protocol != Protocol:
+		err = fmt.Errorf("handshake: the applier speaks %q, the runner %q", m.Hello.Protocol, Protocol)
+	}
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, m.Hello, nil
+}
+
+// handshake opens the first session and returns what the applier says of
+// itself.
+func (p *sessions) handshake(ctx context.Context) (*Hello, error) {
+	s, h, err := p.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.put(s)
+	return h, nil
+}
+
+// get returns a free session or opens one.
+func (p *sessions) get(ctx context.Context) (Session, error) {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		s := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return s, nil
+	}
+	p.mu.Unlock()
+	s, _, err := p.open(ctx)
+	return s, err
+}
+
+func (p *sessions) put(s Session) {
+	p.mu.Lock()
+	p.free = append(p.free, s)
+	p.mu.Unlock()
+}
+
+func (p *sessions) closeAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range p.all {
+		s.Close()
+	}
+	p.all, p.free = nil, nil
+}
+
+// ended describes how a program that stopped answering ended.
+func ended(o runner.Outcome) string {
+	var s string
+	switch {
+	case o.TimedOut:
+		s = " (killed at the timeout)"
+	case o.Signal != "":
+		s = " (ended by " + o.Signal + ")"
+	case o.Exit >= 0:
+		s = fmt.Sprintf(" (exit status %d)", o.Exit)
+	}
+	if len(bytes.TrimSpace(o.Stderr)) > 0 {
+		s += "; stderr: " + runner.Bounded(o.Stderr, 500)
+	}
+	return s
+}
+
+// runCase sends one case's request and judges the answer.
+func (r *Runner) runCase(ctx context.Context, pool *sessions, hello *Hello, l loaded, pos int) *runner.Result {
+	c := l.c
+	since := "(none)"
+	if c.Request.RuntimeVersion != nil {
+		since = *c.Request.RuntimeVersion
+	}
+	res := &runner.Result{
+		Name: c.Name, Source: l.source, Protocol: "runtime", Expect: c.Expect.Status, Since: since,
+		Requirements: c.Requirements, Description: c.Description, Case: c,
+	}
+	profiles := Suite().Profiles
+	if i := slices.Index(profiles, since); i > slices.Index(profiles, r.Profile) {
+		res.Verdict, res.Reason = runner.OutOfProfile, fmt.Sprintf("the case runs profile %s; certifying up to %s", since, r.Profile)
+		return res
+	}
+	if len(hello.RuntimeVersions) > 0 && slices.Contains(profiles, since) && !slices.Contains(hello.RuntimeVersions, since) {
+		res.Verdict, res.Reason = runner.Unsupported, "the applier does not list "+since+" in its handshake"
+		return res
+	}
+	start := time.Now()
+	id := caseID(pos)
+	line, err := (&Message{ID: id, Request: RequestJSON(c)}).Line()
+	if err != nil {
+		res.Verdict, res.Reason = runner.Error, "encoding the request: "+err.Error()
+		return res
+	}
+	fail := &runner.Failure{Step: "apply", Stdin: string(line), Exit: -1}
+	verdict, problems := r.exchange(ctx, pool, c, id, line, fail)
+	res.Elapsed = runner.Duration(time.Since(start))
+	res.Verdict = verdict
+	if verdict != runner.Pass {
+		fail.Problems = problems
+		res.Failure = fail
+		res.Reason = "apply: " + firstLine(problems)
+	}
+	if c.Recommended && res.Verdict.Failed() {
+		res.Verdict, res.SkipReason = runner.Skip, "recommended case: the seed does not require it"
+	}
+	r.SkipList.Apply(res)
+	return res
+}
+
+// exchange runs one request on a session and judges the answer line.
+func (r *Runner) exchange(ctx context.Context, pool *sessions, c *pdcases.Case, id string, line []byte, fail *runner.Failure) (runner.Verdict, []string) {
+	s, err := pool.get(ctx)
+	if err != nil {
+		return runner.Crash, []string{err.Error()}
+	}
+	cctx, cancel := context.WithTimeout(ctx, r.Timeout)
+	a := s.Exchange(cctx, line)
+	cancel()
+	if a.Ended {
+		s.Close()
+		fail.Stderr = runner.Bounded(a.Outcome.Stderr, 4000)
+		fail.Exit = a.Outcome.Exit
+		why := a.Why + ended(a.Outcome)
+		switch {
+		case a.Outcome.TimedOut:
+			return runner.Timeout, []string{why}
+		case a.Outcome.Signal != "":
+			return runner.Signal, []string{why}
+		}
+		return runner.Crash, []string{why}
+	}
+	fail.Stdout = runner.Bounded(a.Line, 4000)
+	m, err := ParseMessage(a.Line)
+	if err != nil {
+		s.Close()
+		return runner.Fail, []string{err.Error()}
+	}
+	if m.ID != id {
+		s.Close()
+		return runner.Fail, []string{fmt.Sprintf("answered id %q to the request with id %q", m.ID, id)}
+	}
+	pool.put(s)
+	switch {
+	case m.Error != nil:
+		return runner.Fail, []string{"the adapter answered an error instead of a result: " + m.Error.Message}
+	case m.Result == nil:
+		return runner.Fail, []string{"the answer holds no result"}
+	}
+	got, err := pdcases.ParseResult(m.Result)
+	if err != nil {
+		return runner.Fail, []string{"the result is not a result object: " + err.Error()}
+	}
+	if problems := c.Compare(got); len(problems) > 0 {
+		return runner.Fail, problems
+	}
+	return runner.Pass, nil
+}
+
+// RequestJSON is the runtime request of a case as the protocol carries it:
+// texts with their escapes exactly as the case wrote them, members the
+// case leaves out left out.
+func RequestJSON(c *pdcases.Case) []byte {
+	q := c.Request
+	var b bytes.Buffer
+	b.WriteByte('{')
+	member := func(name string, value []byte) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(name))
+		b.WriteByte(':')
+		b.Write(value)
+	}
+	if q.RuntimeVersion != nil {
+		v, _ := json.Marshal(*q.RuntimeVersion)
+		member("runtime_version", v)
+	}
+	member("target", q.Target.JSON())
+	if q.TargetVersion != nil {
+		member("target_version", []byte(strconv.FormatInt(*q.TargetVersion, 10)))
+	}
+	member("transaction", q.Transaction.JSON())
+	if sb := q.ScopeBounds; sb != nil {
+		member("scope_bounds", fmt.Appendf(nil, `{"scope_start":%d,"scope_end":%d}`, sb.ScopeStart, sb.ScopeEnd))
+	}
+	if q.CollectWarnings != nil {
+		member("collect_warnings", []byte(strconv.FormatBool(*q.CollectWarnings)))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// firstLine returns the first line of the first problem.
+func firstLine(problems []string) string {
+	if len(problems) == 0 {
+		return ""
+	}
+	s, _, _ := bytes.Cut([]byte(problems[0]), []byte("\n"))
+	return string(s)
+}
