@@ -32,13 +32,3 @@ func TestUsage(t *testing.T) {
 		t.Error("usage must end with exactly one newline")
 	}
 }
-
-func TestRerun(t *testing.T) {
-	t.Parallel()
-	args := []string{"-run", "x", "--seed=3", "-v", "--keep", "--cases", "dir with space", "--", "./impl", "--flag"}
-	got := rerun(args, []string{"./impl", "--flag"}, "paths/a.b", 9)
-	want := `blockpatch-conformance -run '^paths/a\.b$' --seed 9 --keep -v --cases 'dir with space' -- ./impl --flag`
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-}

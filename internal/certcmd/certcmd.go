@@ -1,0 +1,185 @@
+// Package certcmd is the command line both certifiers share
+// (cmd/blockpatch-conformance and cmd/patchdiff-conformance): the flags
+// that set runner.Settings, the run with its progress line, the report in
+// the chosen format, the rerun command line and the exit status. Each
+// command adds the flags of its own suite.
+package certcmd
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+)
+
+// Exit statuses.
+const (
+	ExitOK        = 0 // every selected case passed or was skipped
+	ExitFailed    = 1 // some case failed
+	ExitCannotRun = 2 // bad flags, cases that do not load, nothing selected, no implementation
+)
+
+// List is a repeatable string flag.
+type List []string
+
+func (l *List) String() string     { return strings.Join(*l, ",") }
+func (l *List) Set(s string) error { *l = append(*l, s); return nil }
+
+// Flags are the settings every certifier takes on its command line.
+type Flags struct {
+	Name                           string // the command's name, for messages
+	Run, Skip, SkipFile, Profile   string
+	Format                         string
+	Cases                          List
+	NoCorpus, Keep, NoIsolation, V bool
+	Parallel                       int
+	Timeout                        time.Duration
+	Seed                           uint64
+}
+
+// NewFlagSet returns a flag set named name with the shared flags defined
+// on f, the profile defaulting to profile; usage text is the command's own.
+func NewFlagSet(name, profile string, f *Flags) *flag.FlagSet {
+	f.Name = name
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.Run, "run", "", "")
+	fs.StringVar(&f.Skip, "skip", "", "")
+	fs.StringVar(&f.SkipFile, "skip-file", "", "")
+	fs.Var(&f.Cases, "cases", "")
+	fs.BoolVar(&f.NoCorpus, "no-corpus", false, "")
+	fs.StringVar(&f.Profile, "profile", profile, "")
+	fs.IntVar(&f.Parallel, "parallel", runtime.NumCPU(), "")
+	fs.DurationVar(&f.Timeout, "timeout", runner.DefaultTimeout, "")
+	fs.Uint64Var(&f.Seed, "seed", 0, "")
+	fs.BoolVar(&f.Keep, "keep", false, "")
+	fs.BoolVar(&f.NoIsolation, "no-isolation", false, "")
+	fs.StringVar(&f.Format, "format", "human", "")
+	fs.BoolVar(&f.V, "v", false, "")
+	return fs
+}
+
+// Parse parses args. It returns handled when the command line asked for
+// help (usage is printed) or was wrong (the error is printed), with the
+// exit status to return.
+func (f *Flags) Parse(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (status int, handled bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return ExitOK, true
+		}
+		return f.Fail(stderr, fmt.Errorf("%v (run with -h for help)", err)), true
+	}
+	if !slices.Contains(runner.Formats, f.Format) {
+		return f.Fail(stderr, fmt.Errorf("unknown --format %q: the formats are %s", f.Format, strings.Join(runner.Formats, ", "))), true
+	}
+	return 0, false
+}
+
+// Fail prints err as the command's error and returns ExitCannotRun.
+func (f *Flags) Fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", f.Name, err)
+	return ExitCannotRun
+}
+
+// Settings turns the flags into the runner's settings; args is the whole
+// command line and impl the implementation's part of it, for the rerun
+// line of each failure.
+func (f *Flags) Settings(args, impl []string) (runner.Settings, error) {
+	s := runner.Settings{
+		Profile: f.Profile, Parallel: f.Parallel, Timeout: f.Timeout, Seed: f.Seed,
+		Keep: f.Keep, NoIsolation: f.NoIsolation,
+	}
+	var err error
+	if s.RunRegexp, err = compile("-run", f.Run); err != nil {
+		return s, err
+	}
+	if s.SkipRegexp, err = compile("-skip", f.Skip); err != nil {
+		return s, err
+	}
+	if f.SkipFile != "" {
+		if s.SkipList, err = runner.ReadSkipList(f.SkipFile); err != nil {
+			return s, err
+		}
+	}
+	s.Rerun = func(name string, seed uint64) string { return rerun(f.Name, args, impl, name, seed) }
+	return s, nil
+}
+
+// Certify runs a suite with a progress line on a terminal, prints the
+// report in the chosen format and returns the exit status.
+func (f *Flags) Certify(s *runner.Settings, run func(context.Context) (*runner.Report, error), stdout, stderr io.Writer, tty bool) int {
+	if tty {
+		s.Progress = func(p runner.Progress) { fmt.Fprintf(stderr, "\r\033[K%s", p.Line(100)) }
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := run(ctx)
+	if tty {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		return f.Fail(stderr, err)
+	}
+	if err := rep.Write(stdout, f.Format, f.V); err != nil {
+		return f.Fail(stderr, err)
+	}
+	if !rep.OK() {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+func compile(flagName, expr string) (*regexp.Regexp, error) {
+	if expr == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", flagName, err)
+	}
+	return re, nil
+}
+
+// rerun is the command line that runs one case again, in the same order,
+// keeping its folder: the original flags without -run/-skip/--seed/--keep.
+func rerun(command string, args, impl []string, name string, seed uint64) string {
+	flags := args[:len(args)-len(impl)]
+	var kept []string
+	for i := 0; i < len(flags); i++ {
+		a := flags[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "run", "skip", "seed":
+			if !hasValue {
+				i++
+			}
+			continue
+		case "keep", "":
+			continue
+		}
+		kept = append(kept, a)
+	}
+	line := []string{command, "-run", "^" + regexp.QuoteMeta(name) + "$", "--seed", fmt.Sprint(seed), "--keep"}
+	line = append(line, kept...)
+	if len(impl) > 0 {
+		line = append(append(line, "--"), impl...)
+	}
+	return runner.ShellJoin(line)
+}
+
+// IsTerminal reports whether f is a terminal, where a progress line helps.
+func IsTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
