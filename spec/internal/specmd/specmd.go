@@ -1,8 +1,12 @@
-// Package specmd reads the requirement markdown of the blockpatch spec and
+// Package specmd reads the requirement markdown of a spec (blockpatch's
+// spec/blockpatch-1.1.md, PatchDIFF's spec/patchdiff/patchdiff-core.md) and
 // writes the requirements.json index derived from it.
 //
-// The markdown is the source of truth. Parse accepts exactly the layout that
-// spec/README.md describes and reports the first line that breaks it, so a
+// The markdown is the source of truth. One parser serves every document: a
+// Layout names what differs between them (the title word, the profiles, the
+// areas in order, the clarification marker, the area holding an error-code
+// table, if any). Parse accepts exactly the layout that spec/README.md
+// describes and reports the first line that breaks it, so a
 // typo in a requirement line fails the build instead of silently dropping the
 // requirement. Encode is deterministic: the same markdown always gives the
 // same bytes, which is what the staleness test relies on.
@@ -18,11 +22,46 @@ import (
 	"strings"
 )
 
-// Areas lists the requirement areas in the order the markdown gives them.
+// Areas lists blockpatch's requirement areas in the order its markdown gives
+// them.
 var Areas = []string{"FMT", "PATH", "MATCH", "SHAPE", "IDEM", "REV", "WRITE", "PLAN", "CLI", "OUT", "ERR"}
 
-// ErrorCodeArea is the area whose "### Error codes" table lists the codes.
+// ErrorCodeArea is the blockpatch area whose "### Error codes" table lists
+// the codes.
 const ErrorCodeArea = "ERR"
+
+// Layout is what one requirement document fixes for the parser.
+type Layout struct {
+	// Name is the word after "# " on the title line: "blockpatch".
+	Name string
+	// Profiles lists the document's profiles, oldest first: a requirement's
+	// since must be one of them, and the title names the last.
+	Profiles []string
+	// Areas lists the requirement areas in document order; each must have
+	// exactly one "## AREA: Title" section.
+	Areas []string
+	// CodeArea is the area whose "### Error codes" table lists the codes;
+	// empty when the document keeps no such table (its index then has no
+	// "error_codes" member).
+	CodeArea string
+	// Marker is the word that opens a clarification marker:
+	// "(clarification D5)" for blockpatch, "(not stated by the seed)" for
+	// PatchDIFF.
+	Marker string
+}
+
+// PatchDIFF is the layout of spec/patchdiff/patchdiff-core.md with the
+// given runtime profiles and areas (pdspec.ProfileNames, pdspec.Areas). The
+// document keeps its labels in labels.json, so it has no code table.
+func PatchDIFF(profiles, areas []string) Layout {
+	return Layout{Name: "PatchDIFF", Profiles: profiles, Areas: areas, Marker: "not stated by the seed"}
+}
+
+// Blockpatch is the layout of spec/blockpatch-1.1.md with the given
+// profiles (spec.Profiles).
+func Blockpatch(profiles []string) Layout {
+	return Layout{Name: "blockpatch", Profiles: profiles, Areas: Areas, CodeArea: ErrorCodeArea, Marker: "clarification"}
+}
 
 // Requirement is one numbered requirement line.
 type Requirement struct {
@@ -51,26 +90,41 @@ type Document struct {
 	Profiles     []string
 	ErrorCodes   []string
 	Requirements []Requirement
+	// NoCodeTable leaves "error_codes" out of the index, for a document
+	// whose layout has no code area.
+	NoCodeTable bool
 }
 
+// profileToken is how a profile is written in a title and in a
+// requirement's [since]: "1.1.1", "patchdiff-mvp-0.3.0".
+const profileToken = `([0-9A-Za-z][0-9A-Za-z.-]*)`
+
 var (
-	titleRE = regexp.MustCompile(`^# blockpatch ([0-9]+(?:\.[0-9]+)+): `)
-	areaRE  = regexp.MustCompile(`^## ([A-Z]+): \S`)
+	areaRE = regexp.MustCompile(`^## ([A-Z]+): \S`)
 	// candidateRE spots lines meant to be requirements, so that malformed
 	// ones are reported rather than skipped.
 	candidateRE = regexp.MustCompile(`^\s*[-*+]\s*\*\*[A-Z]+-[0-9]`)
-	reqRE       = regexp.MustCompile(`^- \*\*([A-Z]+)-([0-9]{3})\*\* \[([0-9]+(?:\.[0-9]+)+)\] (?:(\(clarification(?: (D[0-9]+(?:, D[0-9]+)*))?(?:, observed ([0-9]+\.[0-9]+\.[0-9]+))?\)) )?(\S.*\S)$`)
 	codeRowRE   = regexp.MustCompile("^\\| `([a-z0-9_]+)` \\| (\\S.*\\S) \\|$")
 )
 
-// Parse reads the requirement markdown. profiles lists the spec's
-// profiles, oldest first (spec.Profiles): a requirement's since must be one
-// of them, and the title names the last.
+// Parse reads blockpatch's requirement markdown. profiles lists the spec's
+// profiles, oldest first (spec.Profiles).
 func Parse(src []byte, profiles []string) (*Document, error) {
+	return ParseLayout(src, Blockpatch(profiles))
+}
+
+// ParseLayout reads a requirement markdown of the given layout.
+func ParseLayout(src []byte, l Layout) (*Document, error) {
+	profiles := l.Profiles
 	if len(profiles) == 0 {
 		return nil, fmt.Errorf("no profiles")
 	}
-	doc := &Document{Profiles: slices.Clone(profiles)}
+	if len(l.Areas) == 0 || l.Name == "" || l.Marker == "" {
+		return nil, fmt.Errorf("incomplete layout")
+	}
+	titleRE := regexp.MustCompile(`^# ` + regexp.QuoteMeta(l.Name) + ` ` + profileToken + `: `)
+	reqRE := regexp.MustCompile(`^- \*\*([A-Z]+)-([0-9]{3})\*\* \[` + profileToken + `\] (?:(\(` + regexp.QuoteMeta(l.Marker) + `(?: (D[0-9]+(?:, D[0-9]+)*))?(?:, observed ([0-9]+\.[0-9]+\.[0-9]+))?\)) )?(\S.*\S)$`)
+	doc := &Document{Profiles: slices.Clone(profiles), NoCodeTable: l.CodeArea == ""}
 	var (
 		area     string
 		inCodes  bool
@@ -92,7 +146,7 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 		case strings.HasPrefix(line, "# "):
 			m := titleRE.FindStringSubmatch(line)
 			if m == nil || doc.Version != "" {
-				return nil, fail("expected a single title line of the form %q", "# blockpatch X.Y[.Z]: ...")
+				return nil, fail("expected a single title line of the form %q", "# "+l.Name+" PROFILE: ...")
 			}
 			doc.Version = m[1]
 			continue
@@ -100,13 +154,13 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 			inCodes = false
 			area = ""
 			if m := areaRE.FindStringSubmatch(line); m != nil {
-				if !slices.Contains(Areas, m[1]) {
+				if !slices.Contains(l.Areas, m[1]) {
 					return nil, fail("unknown area %q", m[1])
 				}
 				if seenArea[m[1]] {
 					return nil, fail("area %s has a second section", m[1])
 				}
-				want := Areas[len(seenArea)]
+				want := l.Areas[len(seenArea)]
 				if m[1] != want {
 					return nil, fail("area %s out of order, expected %s", m[1], want)
 				}
@@ -116,13 +170,16 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 			continue
 		case strings.HasPrefix(line, "### "):
 			inCodes = strings.TrimSpace(line[4:]) == "Error codes"
-			if inCodes && area != ErrorCodeArea {
-				return nil, fail("error code table outside the %s area", ErrorCodeArea)
+			if inCodes && (l.CodeArea == "" || area != l.CodeArea) {
+				if l.CodeArea == "" {
+					return nil, fail("error code table in a document that keeps none")
+				}
+				return nil, fail("error code table outside the %s area", l.CodeArea)
 			}
 			continue
 		}
 		if candidateRE.MatchString(line) {
-			r, err := parseRequirement(line, area, profiles)
+			r, err := parseRequirement(reqRE, l.Marker, line, area, profiles)
 			if err != nil {
 				return nil, fail("%v", err)
 			}
@@ -155,21 +212,21 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 	if newest := profiles[len(profiles)-1]; doc.Version != newest {
 		return nil, fmt.Errorf("title version %s is not the newest profile %s", doc.Version, newest)
 	}
-	for _, a := range Areas {
+	for _, a := range l.Areas {
 		if !seenArea[a] {
 			return nil, fmt.Errorf("area %s has no section", a)
 		}
 	}
-	if len(doc.ErrorCodes) == 0 {
+	if l.CodeArea != "" && len(doc.ErrorCodes) == 0 {
 		return nil, fmt.Errorf("no error code table")
 	}
 	return doc, nil
 }
 
-func parseRequirement(line, area string, profiles []string) (Requirement, error) {
+func parseRequirement(reqRE *regexp.Regexp, marker, line, area string, profiles []string) (Requirement, error) {
 	m := reqRE.FindStringSubmatch(line)
 	if m == nil {
-		return Requirement{}, fmt.Errorf("malformed requirement line; want %q", "- **AREA-NNN** [since] (clarification Dn, observed X.Y.Z) Statement")
+		return Requirement{}, fmt.Errorf("malformed requirement line; want %q", "- **AREA-NNN** [since] ("+marker+" Dn, observed X.Y.Z) Statement")
 	}
 	r := Requirement{
 		ID:            m[1] + "-" + m[2],
@@ -194,7 +251,11 @@ func parseRequirement(line, area string, profiles []string) (Requirement, error)
 	if r.Observed != "" && !releaseOfProfile(r.Observed, profiles) {
 		return Requirement{}, fmt.Errorf("%s: observed release %s belongs to no profile", r.ID, r.Observed)
 	}
-	if strings.HasPrefix(strings.ToLower(r.Statement), "(clar") || strings.HasPrefix(r.Statement, "(D") {
+	// A statement opening with any document's marker, or a decision, is a
+	// marker this layout did not accept.
+	lower := strings.ToLower(r.Statement)
+	if strings.HasPrefix(lower, "("+strings.ToLower(marker[:min(4, len(marker))])) || strings.HasPrefix(lower, "(clar") ||
+		strings.HasPrefix(lower, "(not stated") || strings.HasPrefix(r.Statement, "(D") {
 		return Requirement{}, fmt.Errorf("%s: malformed clarification marker", r.ID)
 	}
 	return r, nil
@@ -259,9 +320,11 @@ func (d *Document) Encode() ([]byte, error) {
 	if err := list(d.Profiles, true); err != nil {
 		return nil, err
 	}
-	b.WriteString(",\n  \"error_codes\": ")
-	if err := list(d.ErrorCodes, false); err != nil {
-		return nil, err
+	if !d.NoCodeTable {
+		b.WriteString(",\n  \"error_codes\": ")
+		if err := list(d.ErrorCodes, false); err != nil {
+			return nil, err
+		}
 	}
 	b.WriteString(",\n  \"requirements\": [")
 	for i, r := range d.Requirements {

@@ -184,3 +184,37 @@ func TestEncode(t *testing.T) {
 		t.Errorf("empty document: %v\n%s", err, empty)
 	}
 }
+
+// The PatchDIFF layout: its own title word, profile names as since, its own
+// areas and marker, and no code table, so its index has no error_codes.
+func TestParsePatchDIFFLayout(t *testing.T) {
+	t.Parallel()
+	layout := PatchDIFF([]string{"patchdiff-mvp-0.1.0", "patchdiff-mvp-0.2.0"}, []string{"FIND", "SEQ"})
+	src := "# PatchDIFF patchdiff-mvp-0.2.0: test\n\n## FIND: Matching\n\n" +
+		"- **FIND-001** [patchdiff-mvp-0.1.0] Matching MUST be exact.\n" +
+		"- **FIND-002** [patchdiff-mvp-0.2.0] (not stated by the seed) Offsets MUST count code points.\n" +
+		"\n## SEQ: Sequence\n\n- **SEQ-001** [patchdiff-mvp-0.1.0] Edits MUST run in order.\n"
+	doc, err := ParseLayout([]byte(src), layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Requirements) != 3 || !doc.Requirements[1].Clarification || doc.Requirements[0].Clarification || doc.Version != "patchdiff-mvp-0.2.0" {
+		t.Errorf("parsed %+v", doc)
+	}
+	data, err := doc.Encode()
+	if err != nil || strings.Contains(string(data), "error_codes") || !json.Valid(data) {
+		t.Errorf("Encode() = %s, %v", data, err)
+	}
+	for name, bad := range map[string]string{
+		"blockpatch marker":  strings.Replace(src, "(not stated by the seed)", "(clarification)", 1),
+		"misspelt marker":    strings.Replace(src, "(not stated by the seed)", "(not stated by seed)", 1),
+		"blockpatch title":   strings.Replace(src, "# PatchDIFF", "# blockpatch", 1),
+		"code table":         src + "\n### Error codes\n",
+		"missing area":       strings.Split(src, "\n## SEQ")[0] + "\n",
+		"blockpatch profile": strings.Replace(src, "[patchdiff-mvp-0.1.0]", "[1.1]", 1),
+	} {
+		if _, err := ParseLayout([]byte(bad), layout); err == nil {
+			t.Errorf("%s: parsed without error", name)
+		}
+	}
+}

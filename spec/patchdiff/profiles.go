@@ -1,0 +1,75 @@
+package pdspec
+
+import (
+	_ "embed"
+	"encoding/json"
+	"slices"
+	"sync"
+)
+
+//go:embed profiles.json
+var profilesJSON []byte
+
+// Singleton selector behaviours (Profile.SingletonSelectors).
+const (
+	// SingletonIgnored: the selecting fields of a match with exactly one
+	// occurrence are ignored (SELECT-011; 0.1.0, 0.2.0, 0.2.1).
+	SingletonIgnored = "ignored"
+	// SingletonConstrain: they constrain a single occurrence too
+	// (SELECT-010; 0.2.2 and later).
+	SingletonConstrain = "constrain"
+)
+
+// Profile is one immutable runtime profile (PROFILE-001, PROFILE-003). The
+// JSON names of the three gates are the seed's RuntimeProfile fields.
+type Profile struct {
+	RuntimeVersion       string   `json:"runtime_version"`
+	SingletonSelectors   string   `json:"singleton_selectors"`
+	SpanOperations       bool     `json:"span_operations"`
+	ReplaceAllOperations bool     `json:"replace_all_operations"`
+	SpanContext          bool     `json:"span_context"`
+	Formats              []string `json:"formats"` // transaction formats it accepts (PROFILE-005, PROFILE-006)
+}
+
+// Accepts reports whether the profile accepts transactions of format.
+func (p Profile) Accepts(format string) bool { return slices.Contains(p.Formats, format) }
+
+var profiles = sync.OnceValue(func() []Profile {
+	var doc struct {
+		Profiles []Profile `json:"profiles"`
+	}
+	if err := json.Unmarshal(profilesJSON, &doc); err != nil {
+		return nil
+	}
+	return doc.Profiles
+})
+
+// Profiles returns every profile, oldest first, as a copy.
+func Profiles() []Profile {
+	out := slices.Clone(profiles())
+	for i := range out {
+		out[i].Formats = slices.Clone(out[i].Formats)
+	}
+	return out
+}
+
+// ProfileNames returns the runtime versions of Profiles, oldest first.
+func ProfileNames() []string {
+	var out []string
+	for _, p := range profiles() {
+		out = append(out, p.RuntimeVersion)
+	}
+	return out
+}
+
+// LookupProfile returns the profile named runtimeVersion. An unknown or
+// empty name is no profile: the runtime fails closed (PROFILE-002).
+func LookupProfile(runtimeVersion string) (Profile, bool) {
+	i := slices.IndexFunc(profiles(), func(p Profile) bool { return p.RuntimeVersion == runtimeVersion })
+	if i < 0 {
+		return Profile{}, false
+	}
+	p := profiles()[i]
+	p.Formats = slices.Clone(p.Formats)
+	return p, true
+}
