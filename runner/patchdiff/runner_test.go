@@ -1,0 +1,95 @@
+package patchdiff
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+)
+
+// testCases are a few cases of the corpus, copied so that this package's
+// tests do not move when the corpus does.
+const testCases = "testdata/cases"
+
+// hostile runs a shell-script adapter in stream mode. $id is the id of the
+// line just read (the runner writes the id first).
+func hostile(t *testing.T, script string) *runner.Command {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	prelude := `read l; echo '{"id":"hello","hello":{"protocol":"patchdiff-adapter/1","name":"hostile"}}'
+while read l; do id=$(printf '%s' "$l" | sed 's/^{"id":"\([^"]*\)".*/\1/'); `
+	cmd, err := runner.NewCommand([]string{"sh", "-c", prelude + script + "; done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+func run(t *testing.T, a Applier, timeout time.Duration) *runner.Report {
+	t.Helper()
+	r := New(a)
+	r.Sources = []Source{Dir(testCases)}
+	r.TempDir = t.TempDir()
+	r.Timeout = timeout
+	r.Parallel = 2
+	r.NoIsolation = true
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestHostileAppliers: each way an applier can misbehave is reported as
+// what it is, for every case, and none passes a case.
+func TestHostileAppliers(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, script string
+		want         runner.Verdict
+		reason       string
+	}{
+		{"null", `echo "{\"id\":\"$id\",\"result\":{}}"`, runner.Fail, "status"},
+		{"crashing", `exit 3`, runner.Crash, "exit status 3"},
+		{"hanging", `sleep 30`, runner.Timeout, "timeout"},
+		{"lying", `echo '{"id":"c-999999","result":{}}'`, runner.Fail, "answered id"},
+		{"garbage", `echo 'not json at all'`, runner.Fail, "not a protocol message"},
+		{"error answers", `echo "{\"id\":\"$id\",\"error\":{\"message\":\"no idea\"}}"`, runner.Fail, "no idea"},
+		{"killed", `kill -9 $$`, runner.Signal, "killed"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rep := run(t, Stream{hostile(t, tt.script)}, 2*time.Second)
+			if rep.OK() || rep.Certificate.Passed != 0 {
+				t.Errorf("certificate: %d passed, %d failed: a %s applier must pass nothing", rep.Certificate.Passed, rep.Certificate.Failed, tt.name)
+			}
+			for _, res := range rep.Results {
+				if res.Verdict != tt.want || !strings.Contains(res.Reason, tt.reason) {
+					t.Errorf("%s: %s (%s), want %s mentioning %q", res.Name, res.Verdict, res.Reason, tt.want, tt.reason)
+				}
+			}
+		})
+	}
+}
+
+// TestHandshakeRequired: an applier that does not speak the protocol
+// cannot be certified at all.
+func TestHandshakeRequired(t *testing.T) {
+	t.Parallel()
+	cmd, err := runner.NewCommand([]string{"sh", "-c", `read l; echo '{"id":"hello","hello":{"protocol":"patchdiff-adapter/0"}}'`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(Stream{cmd})
+	r.Sources = []Source{Dir(testCases)}
+	r.TempDir = t.TempDir()
+	r.NoIsolation = true
+	if _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "patchdiff-adapter/0") {
+		t.Errorf("run: %v, want a handshake error naming the protocol", err)
+	}
+}
