@@ -1,0 +1,152 @@
+package pdcases
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Case is one loaded, validated PatchDIFF case: one call of the core
+// runtime and what it must answer.
+type Case struct {
+	// Name is the case file's path below the corpus root without ".json":
+	// "find/overlap-aa-in-aaa". Its first element is the case's area.
+	Name string
+
+	// Requirements lists the requirement IDs the case checks.
+	Requirements []string
+	// Description says in one line why the expectation holds.
+	Description string
+	// Recommended marks a case that checks what the seed leaves open but
+	// implementers should do: its failure never fails a certificate.
+	Recommended bool
+
+	Request Request
+	Expect  Expect
+}
+
+// Area returns the first element of the case's name.
+func (c *Case) Area() string {
+	for i := range len(c.Name) {
+		if c.Name[i] == '/' {
+			return c.Name[:i]
+		}
+	}
+	return c.Name
+}
+
+// Request is the one runtime call a case makes.
+type Request struct {
+	// RuntimeVersion is the profile the call runs under; nil when the
+	// case leaves it out to check that a missing profile fails closed.
+	RuntimeVersion *string
+	// Target is the target as submitted, before canonicalisation.
+	Target Text
+	// TargetVersion is the target's current version, for
+	// expected_target_version; nil when not sent.
+	TargetVersion *int64
+	// Transaction is the transaction's JSON text.
+	Transaction Transaction
+	// ScopeBounds is the authoritative observed scope, when supplied.
+	ScopeBounds *ScopeBounds
+	// CollectWarnings is the collect_warnings member; nil when not sent
+	// (the runtime's default, true).
+	CollectWarnings *bool
+}
+
+// ScopeBounds is an observed scope in code points of the transaction-start
+// canonical buffer.
+type ScopeBounds struct {
+	ScopeStart int `json:"scope_start"`
+	ScopeEnd   int `json:"scope_end"`
+}
+
+// Transaction is the transaction a case submits. A case gives it as a JSON
+// object, sent as its compact form (members, order, escapes and number
+// spellings exactly as written), or as a Text holding any JSON text at all,
+// well-formed or not.
+type Transaction struct {
+	// Object is the compact JSON of a transaction given as an object; nil
+	// for one given as text.
+	Object json.RawMessage
+	// Text is the transaction given as text; zero for an object.
+	Text Text
+}
+
+// JSON returns the transaction text as a JSON string literal, as a request
+// carries it.
+func (t Transaction) JSON() []byte {
+	if t.Object != nil {
+		return []byte(strconv.Quote(string(t.Object)))
+	}
+	return t.Text.JSON()
+}
+
+// Format returns the format member of a transaction given as an object
+// with a string format, else "".
+func (t Transaction) Format() string {
+	if t.Object == nil {
+		return ""
+	}
+	var v struct {
+		Format any `json:"format"`
+	}
+	if json.Unmarshal(t.Object, &v) != nil {
+		return ""
+	}
+	s, _ := v.Format.(string)
+	return s
+}
+
+// The two statuses of a result.
+const (
+	Accepted = "accepted"
+	Rejected = "rejected"
+)
+
+// Expect is what the runtime must answer: the members of its result that
+// the seed pins. Hash members are checked by recomputing them (see
+// README.md); the Pinned* members, when set, are checked as written too.
+type Expect struct {
+	Status          string
+	ValidationStage string
+	Validity        Validity
+	// FailureReason is "" for an accepted call (null in the result).
+	FailureReason string
+	// ResultText is the canonical text after the transaction; accepted only.
+	ResultText *Text
+	// ChangeFacts are the facts of an accepted call, in order.
+	ChangeFacts []Fact
+	// Warnings are the warnings of an accepted call, in any order; each
+	// is a subset of one warning. Accepted calls always state them.
+	Warnings []map[string]any
+	// Diagnostic is a subset of a rejected call's diagnostic; nil when the
+	// case pins none of it.
+	Diagnostic map[string]any
+
+	PinnedBeforeHash string
+	PinnedAfterHash  string
+}
+
+// Validity is the result's validity object.
+type Validity struct {
+	ProtocolValid    *bool  `json:"protocol_valid"`
+	TransactionValid *bool  `json:"transaction_valid"`
+	TaskCorrect      string `json:"task_correct"`
+	Semantic         string `json:"semantic"`
+}
+
+// Fact is one expected change fact. MatchedText and ReplacementText are the
+// case's own members: the canonical matched and replacement text, from
+// which matched_sha256 and replacement_sha256 are recomputed.
+type Fact struct {
+	ChangeID          string
+	Operation         string
+	SpanStart         int
+	SpanEnd           int
+	MatchedChars      int
+	ReplacementChars  int
+	MatchedText       Text
+	ReplacementText   Text
+	PinnedMatchedSHA  string
+	PinnedReplacedSHA string
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// C is one case as written by hand.
+type C struct {
+	name   string
+	topics []string
+	why    string
+	rec    bool
+
+	profile any // string, or nil to leave runtime_version out
+	target  any
+	tv      any // target_version: int, or nil to leave it out
+	tx      any // obj or txText
+	scope   obj
+	cw      any // collect_warnings: bool or nil
+
+	status string
+	stage  string
+	label  string
+	result any
+	facts  []obj
+	warns  []any
+	diag   obj
+	before string
+	after  string
+}
+
+// DefaultProfile is the profile of a case that names none: the first with
+// the conjunctive selectors (SELECT).
+const DefaultProfile = "patchdiff-mvp-0.2.2"
+
+// A is an accepted case: result is the canonical text after the call,
+// facts its change facts in order.
+func A(name, why string, target, tx, result any, facts ...obj) *C {
+	return &C{name: name, why: why, profile: DefaultProfile, target: target, tv: 1, tx: tx,
+		status: "accepted", stage: "ACCEPTED", result: result, facts: facts, warns: []any{}}
+}
+
+// R is a rejected case; its stage is the label's (stageOf).
+func R(name, why string, target, tx any, label string) *C {
+	return &C{name: name, why: why, profile: DefaultProfile, target: target, tv: 1, tx: tx,
+		status: "rejected", stage: stageOf(label), label: label}
+}
+
+func (c *C) T(topics ...string) *C { c.topics = append(c.topics, topics...); return c }
+func (c *C) P(profile any) *C      { c.profile = profile; return c }
+func (c *C) V(tv any) *C           { c.tv = tv; return c }
+func (c *C) D(pairs ...any) *C     { c.diag = c.diag.with(pairs...); return c }
+func (c *C) W(ws ...obj) *C {
+	for _, w := range ws {
+		c.warns = append(c.warns, w)
+	}
+	return c
+}
+func (c *C) CW(b bool) *C          { c.cw = b; return c }
+func (c *C) Rec() *C               { c.rec = true; return c }
+func (c *C) Stage(s string) *C     { c.stage = s; return c }
+func (c *C) Scope(s, e int) *C     { c.scope = o("scope_start", s, "scope_end", e); return c }
+func (c *C) Hashes(b, a string) *C { c.before, c.after = b, a; return c }
+
+// stageOf is the stage of each label (STAGE): written by hand from the
+// seed's stage list and spec/patchdiff's choices.
+func stageOf(label string) string {
+	switch label {
+	case "target_hash_mismatch", "target_version_mismatch", "context_invalid", "context_missing", "target_not_found":
+		return "PRECONDITION_GUARD"
+	case "manifest_missing", "manifest_invalid", "block_malformed", "target_encoding_invalid":
+		return "PROTOCOL_VALIDATION"
+	case "match_absent", "match_ambiguous", "disambiguation_invalid", "sequential_match_invalid",
+		"span_out_of_bounds", "span_expected_text_mismatch", "transaction_internal_error":
+		return "TRANSACTION_APPLICABILITY"
+	}
+	panic("stageOf: " + label)
+}
+
+var validity = map[string]obj{
+	"PRECONDITION_GUARD":        o("protocol_valid", nil, "transaction_valid", nil),
+	"PROTOCOL_VALIDATION":       o("protocol_valid", false, "transaction_valid", nil),
+	"TRANSACTION_APPLICABILITY": o("protocol_valid", true, "transaction_valid", false),
+	"ACCEPTED":                  o("protocol_valid", true, "transaction_valid", true),
+}
+
+// fact builds a change fact; its end and counts follow from the texts.
+func fact(op, cid string, start int, matched, repl any) obj {
+	return o("change_id", cid, "operation", op, "span_start", start, "span_end", start+runes(matched),
+		"matched_chars", runes(matched), "replacement_chars", runes(repl), "matched_text", matched, "replacement_text", repl)
+}
+
+// M, S and RA are facts of a match, a span and a replace_all operation.
+func M(cid string, start int, matched, repl any) obj { return fact("match", cid, start, matched, repl) }
+func S(cid string, start int, matched, repl any) obj { return fact("span", cid, start, matched, repl) }
+func RA(cid string, whole, repl any) obj             { return fact("replace_all", cid, 0, whole, repl) }
+func Wn(code, cid string) obj {
+	if cid == "" {
+		return o("code", code)
+	}
+	return o("code", code, "change_id", cid)
+}
+
+func sha(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+func (c *C) encode() []byte {
+	ids := requirementIDs(c)
+	var b strings.Builder
+	b.WriteString("{\n")
+	fmt.Fprintf(&b, "  \"requirements\": %s,\n", enc(ids))
+	fmt.Fprintf(&b, "  \"description\": %s,\n", enc(c.why))
+	if c.rec {
+		b.WriteString("  \"recommended\": true,\n")
+	}
+	req := obj{}
+	if c.profile != nil {
+		req = append(req, kv{"runtime_version", c.profile})
+	}
+	req = append(req, kv{"target", c.target})
+	if c.tv != nil {
+		req = append(req, kv{"target_version", c.tv})
+	}
+	req = append(req, kv{"transaction", c.tx})
+	if c.scope != nil {
+		req = append(req, kv{"scope_bounds", c.scope})
+	}
+	if c.cw != nil {
+		req = append(req, kv{"collect_warnings", c.cw})
+	}
+	b.WriteString("  \"request\": " + block(req, "  ") + ",\n")
+	v := validity[c.stage].with("task_correct", "not_evaluated", "semantic", "not_evaluated")
+	exp := o("status", c.status, "validation_stage", c.stage, "validity", v)
+	if c.status == "accepted" {
+		exp = exp.with("failure_reason", nil, "result_text", c.result, "change_facts", listOf(c.facts), "warnings", c.warns)
+		if c.after != "" {
+			exp = exp.with("after_hash", c.after)
+		}
+	} else {
+		exp = exp.with("failure_reason", c.label)
+		if c.diag != nil {
+			exp = exp.with("diagnostic", c.diag)
+		}
+	}
+	if c.before != "" {
+		exp = exp.with("before_hash", c.before)
+	}
+	b.WriteString("  \"expect\": " + block(exp, "  ") + "\n}\n")
+	return []byte(b.String())
+}
+
+func listOf(fs []obj) []any {
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		out[i] = f
+	}
+	return out
+}
+
+// block writes x one member per line; a list of objects one item per line.
+func block(x obj, indent string) string {
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i, m := range x {
+		b.WriteString(indent + "  " + enc(m.k) + ": ")
+		if l, ok := m.v.([]any); ok && len(l) > 0 {
+			if _, isObj := l[0].(obj); isObj {
+				b.WriteString("[\n")
+				for j, it := range l {
+					b.WriteString(indent + "    " + enc(it))
+					if j < len(l)-1 {
+						b.WriteString(",")
+					}
+					b.WriteString("\n")
+				}
+				b.WriteString(indent + "  ]")
+				goto next
+			}
+		}
+		b.WriteString(enc(m.v))
+	next:
+		if i < len(x)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(indent + "}")
+	return b.String()
+}

@@ -1,0 +1,167 @@
+package main
+
+func init() { areas = append(areas, decodeTx1) }
+
+const T0 = "alpha beta gamma\n"
+
+// ok0 is the one edit every decoding case builds on: "beta" is at code
+// point 6 of T0.
+func ok0(extra ...any) obj { return e("beta", "BETA", extra...) }
+
+const R0 = "alpha BETA gamma\n"
+
+var F0 = M("chg_001", 6, "beta", "BETA")
+
+// txHead is the start of a tx/1 text up to the edits' opening bracket.
+const txHead = `{"format":"patchdiff-tx/1","target_file_id":"` + TFID + `","intent":"edit","expected_target_version":1,"edits":[`
+
+func decodeTx1() []*C {
+	base := tx1(ok0())
+	mi := "manifest_invalid"
+	mm := "manifest_missing"
+	nested := func(n int) pieces { return pieces{rep{"[", n}, rep{"]", n}} }
+	_ = nested
+	return []*C{
+		A("decode/tx1-minimal", "the smallest valid tx/1: format, target_file_id, intent, a guard and one edit", T0, base, R0, F0).T("DECODE-001", "DECODE-006", "DECODE-010", "PROFILE-006"),
+		A("decode/tx1-deletion", "an empty replace deletes the match", T0, tx1(e("beta ", "")), "alpha gamma\n", M("chg_001", 6, "beta ", "")).T("DECODE-010"),
+		A("decode/tx1-optional-members", "client_request_id, parent_pdcp_log_id, attempt and metadata are allowed top-level members", T0,
+			base.with("client_request_id", "req-1", "parent_pdcp_log_id", "log-41", "attempt", 2, "metadata", o("tool", "x", "n", []any{1, o("k", nil)})), R0, F0).T("DECODE-020", "DECODE-021"),
+		A("decode/tx1-member-order", "members may come in any order", T0,
+			o("edits", []any{ok0()}, "expected_target_version", 1, "intent", "edit", "target_file_id", TFID, "format", "patchdiff-tx/1"), R0, F0).T("DECODE-001"),
+		A("decode/tx1-edit-all-fields", "every allowed edit member at once, each satisfied", T0,
+			tx1(ok0("change_id", "c1", "rationale", "why", "risk", "low", "occurrence_index", 1, "anchor_before", "alpha", "anchor_after", "gamma")),
+			R0, M("c1", 6, "beta", "BETA")).T("DECODE-011"),
+		A("decode/tx1-nulls-are-absent", "null optional members are treated as absent", T0,
+			tx1(ok0("change_id", nil, "rationale", nil, "risk", nil, "occurrence_index", nil, "anchor_before", nil, "anchor_after", nil)).with("client_request_id", nil, "attempt", nil, "metadata", nil, "expected_current_hash", nil),
+			R0, F0).T("DECODE-016"),
+		A("decode/tx1-whitespace-around", "insignificant JSON whitespace around and inside the object", T0,
+			text(" \n{ \"format\" : \"patchdiff-tx/1\" ,\t\"target_file_id\":\""+TFID+"\",\"intent\":\"edit\",\"expected_target_version\":1,\"edits\":[{\"match\":\"beta\",\"replace\":\"BETA\"}] }\r\n"), R0, F0).T("DECODE-001", "DECODE-003"),
+		A("decode/tx1-escaped-strings", "JSON escapes in match and replace are decoded before matching", T0,
+			text(txHead+`{"match":"\u0062eta","replace":"\u0042ETA\/"}]}`), "alpha BETA/ gamma\n", M("chg_001", 6, "beta", "BETA/")).T("DECODE-001", "DECODE-029"),
+		A("decode/tx1-escaped-member-name", "member names are compared after their escapes are decoded: \\u006datch is match", T0,
+			text(txHead+`{"\u006datch":"beta","replace":"BETA"}]}`), R0, F0).T("DECODE-001", "DECODE-011"),
+		A("decode/tx1-payload-is-data", "a match and replacement that look like code or patterns are plain text", "x = a.*b; $(echo)\n",
+			tx1(e("a.*b", "${HOME}")), "x = ${HOME}; $(echo)\n", M("chg_001", 4, "a.*b", "${HOME}")).T("DECODE-029", "FIND-001"),
+
+		R("decode/tx1-match-missing", "match is required", T0, tx1(o("replace", "x")), mi).T("DECODE-010"),
+		R("decode/tx1-match-empty", "match must be non-empty", T0, tx1(e("", "x")), mi).T("DECODE-010"),
+		R("decode/tx1-match-number", "match must be a string", T0, tx1(e(5, "x")), mi).T("DECODE-010"),
+		R("decode/tx1-match-null", "match is required and null is no string", T0, tx1(e(nil, "x")), mi).T("DECODE-010"),
+		R("decode/tx1-match-list", "match must be a string", T0, tx1(e([]any{"beta"}, "x")), mi).T("DECODE-010"),
+		R("decode/tx1-replace-missing", "replace is required (\"\" is deletion, absence is not)", T0, tx1(o("match", "beta")), mi).T("DECODE-010"),
+		R("decode/tx1-replace-null", "replace must be a string", T0, tx1(e("beta", nil)), mi).T("DECODE-010"),
+		R("decode/tx1-replace-bool", "replace must be a string", T0, tx1(e("beta", false)), mi).T("DECODE-010"),
+		R("decode/tx1-format-missing", "format is required", T0, base.with("format", del), mi).T("DECODE-006"),
+		R("decode/tx1-format-unknown", "patchdiff-tx/9 is no format", T0, base.with("format", "patchdiff-tx/9"), mi).T("DECODE-006"),
+		R("decode/tx1-format-case", "format names are exact: PATCHDIFF-TX/1 is not patchdiff-tx/1", T0, base.with("format", "PATCHDIFF-TX/1"), mi).T("DECODE-006"),
+		R("decode/tx1-format-number", "format must be a string", T0, base.with("format", 1), mi).T("DECODE-006"),
+		R("decode/tx1-target-file-id-missing", "target_file_id is required", T0, base.with("target_file_id", del), mi).T("DECODE-007"),
+		R("decode/tx1-target-file-id-empty", "target_file_id must be non-empty", T0, base.with("target_file_id", ""), mi).T("DECODE-007"),
+		R("decode/tx1-target-file-id-number", "target_file_id must be a string", T0, base.with("target_file_id", 7), mi).T("DECODE-007"),
+		A("decode/tx1-target-file-id-not-uuid", "the runtime checks no UUID shape: that is the service's target lookup", T0, base.with("target_file_id", "not-a-uuid"), R0, F0).T("DECODE-007"),
+		R("decode/tx1-intent-missing", "intent is required", T0, base.with("intent", del), mi).T("DECODE-008"),
+		R("decode/tx1-intent-empty", "intent must be a non-empty string", T0, base.with("intent", ""), mi).T("DECODE-008"),
+		R("decode/tx1-intent-number", "intent must be a string", T0, base.with("intent", 3), mi).T("DECODE-008"),
+		R("decode/tx1-edits-missing", "a tx/1 without edits has no manifest", T0, base.with("edits", del), mm).T("DECODE-009"),
+		R("decode/tx1-edits-empty", "edits must be a non-empty array", T0, base.with("edits", []any{}), mi).T("DECODE-009"),
+		R("decode/tx1-edits-object", "edits must be an array", T0, base.with("edits", ok0()), mi).T("DECODE-009"),
+		R("decode/tx1-edit-string", "each edit must be an object", T0, base.with("edits", []any{"beta"}), mi).T("DECODE-010"),
+		R("decode/tx1-edit-null", "each edit must be an object", T0, base.with("edits", []any{ok0(), nil}), mi).T("DECODE-010"),
+
+		A("decode/tx1-change-id-defaults", "omitted change_ids default to chg_001, chg_002 by 1-based index", "a b c\n",
+			tx1(e("a", "A"), e("b", "B"), e("c", "C")), "A B C\n", M("chg_001", 0, "a", "A"), M("chg_002", 2, "b", "B"), M("chg_003", 4, "c", "C")).T("DECODE-013", "FACT-001"),
+		A("decode/tx1-change-id-null", "a null change_id defaults like an omitted one", "a b\n",
+			tx1(e("a", "A", "change_id", nil), e("b", "B", "change_id", nil)), "A B\n", M("chg_001", 0, "a", "A"), M("chg_002", 2, "b", "B")).T("DECODE-013", "DECODE-016"),
+		A("decode/tx1-change-id-index-not-count", "the default follows the edit's index, not the number of defaulted edits: the second edit is chg_002", "a b\n",
+			tx1(e("a", "A", "change_id", "first"), e("b", "B")), "A B\n", M("first", 0, "a", "A"), M("chg_002", 2, "b", "B")).T("DECODE-013"),
+		A("decode/tx1-change-id-tenth", "the tenth edit defaults to chg_010 (three digits)", "abcdefghij",
+			tx1(e("a", "A"), e("b", "B"), e("c", "C"), e("d", "D"), e("e", "E"), e("f", "F"), e("g", "G"), e("h", "H"), e("i", "I"), e("j", "J")),
+			"ABCDEFGHIJ", M("chg_001", 0, "a", "A"), M("chg_002", 1, "b", "B"), M("chg_003", 2, "c", "C"), M("chg_004", 3, "d", "D"),
+			M("chg_005", 4, "e", "E"), M("chg_006", 5, "f", "F"), M("chg_007", 6, "g", "G"), M("chg_008", 7, "h", "H"), M("chg_009", 8, "i", "I"), M("chg_010", 9, "j", "J")).T("DECODE-013"),
+		R("decode/tx1-change-id-duplicate", "two edits with change_id \"x\"", "a b\n", tx1(e("a", "A", "change_id", "x"), e("b", "B", "change_id", "x")), mi).T("DECODE-014"),
+		R("decode/tx1-change-id-duplicates-default", "an explicit chg_002 on edit 1 collides with edit 2's default chg_002", "a b\n",
+			tx1(e("a", "A", "change_id", "chg_002"), e("b", "B")), mi).T("DECODE-014", "DECODE-013"),
+		A("decode/tx1-change-id-default-name-elsewhere", "an explicit chg_001 on edit 1 is its own default: no duplicate", "a b\n",
+			tx1(e("a", "A", "change_id", "chg_001"), e("b", "B")), "A B\n", M("chg_001", 0, "a", "A"), M("chg_002", 2, "b", "B")).T("DECODE-014"),
+		R("decode/tx1-change-id-number", "change_id must be a string", T0, tx1(ok0("change_id", 1)), mi).T("DECODE-015"),
+		R("decode/tx1-change-id-empty", "a given change_id must be non-empty", T0, tx1(ok0("change_id", "")), mi).T("DECODE-015"),
+
+		A("decode/tx1-risk-low", "risk low is valid", T0, tx1(ok0("risk", "low")), R0, F0).T("DECODE-012"),
+		A("decode/tx1-risk-medium", "risk medium is valid", T0, tx1(ok0("risk", "medium")), R0, F0).T("DECODE-012"),
+		A("decode/tx1-risk-high", "risk high is valid", T0, tx1(ok0("risk", "high")), R0, F0).T("DECODE-012"),
+		R("decode/tx1-risk-critical", "risk is one of low, medium, high", T0, tx1(ok0("risk", "critical")), mi).T("DECODE-012"),
+		R("decode/tx1-risk-upper-case", "risk values are exact: LOW is not low", T0, tx1(ok0("risk", "LOW")), mi).T("DECODE-012"),
+		R("decode/tx1-risk-empty", "an empty risk is none of the three", T0, tx1(ok0("risk", "")), mi).T("DECODE-012"),
+		R("decode/tx1-risk-number", "risk must be a string", T0, tx1(ok0("risk", 1)), mi).T("DECODE-012"),
+		A("decode/tx1-rationale", "rationale is free text, never executed", T0, tx1(ok0("rationale", "$(rm -rf /) <script>")), R0, F0).T("DECODE-029", "DECODE-015"),
+		A("decode/tx1-rationale-crlf-kept", "rationale reaches no buffer and is not canonicalised: its CRLF changes nothing", T0, tx1(ok0("rationale", "a\r\nb")), R0, F0).T("CANON-005"),
+		R("decode/tx1-rationale-number", "rationale must be a string", T0, tx1(ok0("rationale", 12)), mi).T("DECODE-015"),
+
+		R("decode/tx1-region-hint", "region_hint is not an allowed tx/1 edit member", T0, tx1(ok0("region_hint", "top")), mi).T("DECODE-011"),
+		R("decode/tx1-unknown-edit-member", "an unknown edit member is refused", T0, tx1(ok0("comment", "x")), mi).T("DECODE-011"),
+		R("decode/tx1-span-member-in-edit", "start is a span member, not a tx/1 edit member", T0, tx1(ok0("start", 6)), mi).T("DECODE-011"),
+		R("decode/tx1-edit-member-case", "member names are exact: Match is unknown", T0, tx1(o("Match", "beta", "replace", "BETA")), mi).T("DECODE-011"),
+		R("decode/tx1-unknown-top-member", "an unknown top-level member is refused", T0, base.with("priority", "high"), mi).T("DECODE-020"),
+		R("decode/tx1-operations-member", "tx/1 has edits, not operations", T0, base.with("operations", []any{}), mi).T("DECODE-020"),
+		R("decode/tx1-metadata-not-object", "metadata must be an object", T0, base.with("metadata", "x"), mi).T("DECODE-021"),
+		R("decode/tx1-attempt-zero", "attempt must be a positive integer", T0, base.with("attempt", 0), mi).T("DECODE-021"),
+		R("decode/tx1-client-request-id-number", "client_request_id must be a string", T0, base.with("client_request_id", 5), mi).T("DECODE-021"),
+
+		R("decode/tx1-occurrence-index-bool", "occurrence_index must be an integer, not a boolean", T0, tx1(ok0("occurrence_index", true)), mi).T("DECODE-019", "DECODE-017"),
+		R("decode/tx1-occurrence-index-float", "occurrence_index 1.0 has a fraction: not an integer", T0, tx1(ok0("occurrence_index", raw("1.0"))), mi).T("DECODE-019"),
+		R("decode/tx1-occurrence-index-fraction", "occurrence_index 1.5 is no integer", T0, tx1(ok0("occurrence_index", raw("1.5"))), mi).T("DECODE-019"),
+		R("decode/tx1-occurrence-index-exponent", "occurrence_index 1e0 has an exponent: not an integer", T0, tx1(ok0("occurrence_index", raw("1e0"))), mi).T("DECODE-019"),
+		R("decode/tx1-occurrence-index-string", "occurrence_index must be an integer, not a string", T0, tx1(ok0("occurrence_index", "1")), mi).T("DECODE-019", "DECODE-017"),
+		R("decode/tx1-occurrence-index-zero", "occurrence_index is 1-based: 0 is refused at decoding", T0, tx1(ok0("occurrence_index", 0)), mi).T("DECODE-017"),
+		R("decode/tx1-occurrence-index-negative", "a negative occurrence_index is refused at decoding", T0, tx1(ok0("occurrence_index", -1)), mi).T("DECODE-017", "DECODE-019"),
+		R("decode/tx1-anchor-before-number", "anchor_before must be a string", T0, tx1(ok0("anchor_before", 1)), mi).T("DECODE-018"),
+		R("decode/tx1-anchor-after-list", "anchor_after must be a string", T0, tx1(ok0("anchor_after", []any{"gamma"})), mi).T("DECODE-018"),
+		R("decode/tx1-anchor-before-empty", "an empty anchor is refused", T0, tx1(ok0("anchor_before", "")), mi).T("DECODE-018"),
+
+		R("decode/json-truncated", "malformed JSON: cut off inside an edit", T0, text(txHead+`{"match":"beta"`), mi).T("DECODE-003"),
+		R("decode/json-trailing-comma", "malformed JSON: a trailing comma", T0, text(txHead+`{"match":"beta","replace":"BETA"},]}`), mi).T("DECODE-003"),
+		R("decode/json-single-quotes", "malformed JSON: single-quoted strings", T0, text(`{'format':'patchdiff-tx/1'}`), mi).T("DECODE-003"),
+		R("decode/json-comment", "JSON has no comments", T0, text("// edit\n"+txHead+`{"match":"beta","replace":"BETA"}]}`), mi).T("DECODE-003"),
+		R("decode/json-trailing-data", "a second value after the object", T0, text(txHead+`{"match":"beta","replace":"BETA"}]} {}`), mi).T("DECODE-003"),
+		R("decode/json-nan", "NaN is not JSON", T0, text(txHead+`{"match":"beta","replace":"BETA","occurrence_index":NaN}]}`), mi).T("DECODE-003"),
+		R("decode/json-leading-zero", "01 is not a JSON number", T0, text(txHead+`{"match":"beta","replace":"BETA","occurrence_index":01}]}`), mi).T("DECODE-003"),
+		R("decode/json-raw-control-in-string", "a raw tab inside a JSON string is malformed JSON", T0, text(txHead+"{\"match\":\"beta\",\"replace\":\"a\tb\"}]}"), mi).T("DECODE-003"),
+		R("decode/json-top-array", "the transaction must be a JSON object, not an array", T0, text(`[{"format":"patchdiff-tx/1"}]`), mi).T("DECODE-001"),
+		R("decode/json-top-string", "the transaction must be a JSON object, not a string", T0, text(`"patchdiff-tx/1"`), mi).T("DECODE-001"),
+		R("decode/json-top-number", "the transaction must be a JSON object, not a number", T0, text(`1`), mi).T("DECODE-001"),
+		R("decode/json-top-true", "the transaction must be a JSON object, not true", T0, text(`true`), mi).T("DECODE-001"),
+		R("decode/empty-transaction", "an empty transaction text is a missing manifest", T0, text(""), mm).T("DECODE-002"),
+		R("decode/whitespace-transaction", "a transaction of whitespace only is a missing manifest", T0, text(" \n\t\r\n"), mm).T("DECODE-002"),
+		R("decode/null-transaction", "a transaction that is JSON null is a missing manifest", T0, text("null"), mm).T("DECODE-002"),
+		R("decode/json-duplicate-top-key", "duplicate keys are refused, not resolved by last-wins", T0,
+			text(`{"format":"patchdiff-tx/1","target_file_id":"`+TFID+`","intent":"edit","intent":"again","expected_target_version":1,"edits":[{"match":"beta","replace":"BETA"}]}`), mi).T("DECODE-004"),
+		R("decode/json-duplicate-edit-key", "duplicate match keys in one edit are refused", T0, text(txHead+`{"match":"beta","match":"gamma","replace":"BETA"}]}`), mi).T("DECODE-004"),
+		R("decode/json-duplicate-format-key", "format twice, even with the same value, is refused", T0,
+			text(`{"format":"patchdiff-tx/1","format":"patchdiff-tx/1","target_file_id":"`+TFID+`","intent":"edit","expected_target_version":1,"edits":[{"match":"beta","replace":"BETA"}]}`), mi).T("DECODE-004"),
+		R("decode/json-duplicate-escaped-key", "\"replace\" and \"r\\u0065place\" are the same name once decoded", T0, text(txHead+`{"match":"beta","replace":"BETA","r\u0065place":"B"}]}`), mi).T("DECODE-004"),
+		R("decode/json-duplicate-metadata-key", "duplicate keys inside nested metadata are refused too", T0,
+			text(`{"format":"patchdiff-tx/1","target_file_id":"`+TFID+`","intent":"edit","expected_target_version":1,"metadata":{"a":1,"a":2},"edits":[{"match":"beta","replace":"BETA"}]}`), mi).T("DECODE-004"),
+		A("decode/json-max-safe-integer", "9007199254740991 (2^53-1) is the largest integer: it equals the target version", T0,
+			tx1(ok0()).with("expected_target_version", raw("9007199254740991")), R0, F0).V(raw("9007199254740991")).T("DECODE-019", "GUARD-002"),
+		R("decode/json-integer-over-max", "9007199254740992 (2^53) is past the integer range", T0,
+			tx1(ok0()).with("expected_target_version", raw("9007199254740992")), mi).T("DECODE-019"),
+		R("decode/json-huge-integer", "a 40-digit expected_target_version is past the integer range: refused, no crash", T0,
+			tx1(ok0()).with("expected_target_version", raw("1000000000000000000000000000000000000001")), mi).T("DECODE-019"),
+		R("decode/json-huge-occurrence-index", "a 30-digit occurrence_index is past the integer range", T0, tx1(ok0("occurrence_index", raw("100000000000000000000000000000"))), mi).T("DECODE-019"),
+		R("decode/json-huge-exponent", "1e400 overflows a double: not an integer", T0, tx1(ok0("occurrence_index", raw("1e400"))), mi).T("DECODE-019"),
+		A("decode/json-huge-number-in-metadata", "a huge number inside metadata is valid JSON the runtime never interprets", T0,
+			base.with("metadata", o("n", raw("1e400"), "m", raw("123456789012345678901234567890"))), R0, F0).T("DECODE-021"),
+		A("decode/json-depth-64", "64 levels of nesting (top object 1, metadata 2, 62 arrays) is the deepest allowed", T0,
+			text(pieces{`{"format":"patchdiff-tx/1","target_file_id":"` + TFID + `","intent":"edit","expected_target_version":1,"edits":[{"match":"beta","replace":"BETA"}],"metadata":{"n":`,
+				rep{"[", 62}, rep{"]", 62}, "}}"}), R0, F0).T("DECODE-005"),
+		R("decode/json-depth-65", "65 levels of nesting is one too deep", T0,
+			text(pieces{`{"format":"patchdiff-tx/1","target_file_id":"` + TFID + `","intent":"edit","expected_target_version":1,"edits":[{"match":"beta","replace":"BETA"}],"metadata":{"n":`,
+				rep{"[", 63}, rep{"]", 63}, "}}"}), mi).T("DECODE-005"),
+		R("decode/json-deep-nesting", "100,000 nested arrays in rationale: refused without exhausting the stack", T0,
+			text(pieces{txHead + `{"match":"beta","replace":"BETA","rationale":`, rep{"[", 100000}, rep{"]", 100000}, "}]}"}), mi).T("DECODE-005"),
+		R("decode/json-deep-nesting-objects", "50,000 nested objects in metadata: refused, no crash", T0,
+			text(pieces{`{"format":"patchdiff-tx/1","target_file_id":"` + TFID + `","intent":"edit","expected_target_version":1,"edits":[{"match":"beta","replace":"BETA"}],"metadata":`,
+				rep{`{"a":`, 50000}, "1", rep{"}", 50000}, "}"}), mi).T("DECODE-005"),
+		R("decode/json-deep-nesting-unclosed", "100,000 open brackets, never closed", T0, text(pieces{rep{"[", 100000}}), mi).T("DECODE-005", "DECODE-003"),
+	}
+}
