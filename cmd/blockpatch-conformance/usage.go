@@ -1,5 +1,7 @@
 package main
 
+import "github.com/blockpatch-conformance/blockpatch-conformance/internal/certcmd"
+
 const usage = `usage: blockpatch-conformance [flags] [--] [implementation command line...]
 
 Certifies a blockpatch 1.1 implementation: runs every conformance case
@@ -14,12 +16,7 @@ embedded reference implementation.
   blockpatch-conformance --cases ../upstream/conformance/cases -- ./impl
 
 Selecting cases:
-  -run REGEXP         run only the cases whose names match (partial)
-  -skip REGEXP        leave out the cases whose names match (partial)
-  --skip-file FILE    cases expected to fail, one "NAME REASON" per line;
-                      a listed case that fails counts as skipped, one that
-                      passes fails the run
-  --cases DIR         add a folder of cases, such as upstream's
+` + certcmd.SelectUsage + `  --cases DIR         add a folder of cases, such as upstream's
                       conformance/cases (repeatable)
   --no-corpus         leave out the embedded corpus (use with --cases)
   --derived           add fail cases derived from every pass case, each
@@ -49,17 +46,10 @@ Running:
                       program again as a blockpatch process for each
                       command, instead of calling it in process
 
-Output:
-  --format FORMAT     human, tap, junit or json (default human)
-  -v                  list every case, not only the failures, and show
-                      warnings
-
+` + certcmd.OutputUsage + `
 Levels: core is check and apply; planner adds plan and move; cli adds the
 other command-line forms. The runner reads a "features" list from
 "version --json-output", or else probes each level; the cases of a level
 the implementation does not claim are reported as unsupported.
 
-Exit status: 0 when no case failed, 1 when some case failed, 2 when the
-run could not be done (bad flags, cases that do not load, no case
-selected, an implementation that cannot be started).
-`
+` + certcmd.ExitUsage

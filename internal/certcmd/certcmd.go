@@ -183,3 +183,54 @@ func IsTerminal(f *os.File) bool {
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
+
+// The parts of the help text that describe the shared flags, for each
+// command's usage to include.
+const (
+	// SelectUsage describes the selection flags.
+	SelectUsage = `  -run REGEXP         run only the cases whose names match (partial)
+  -skip REGEXP        leave out the cases whose names match (partial)
+  --skip-file FILE    cases expected to fail, one "NAME REASON" per line;
+                      a listed case that fails counts as skipped, one that
+                      passes fails the run
+`
+	// OutputUsage describes the report flags.
+	OutputUsage = `Output:
+  --format FORMAT     human, tap, junit or json (default human)
+  -v                  list every case, not only the failures, and show
+                      warnings
+`
+	// ExitUsage describes the exit statuses.
+	ExitUsage = `Exit status: 0 when no case failed, 1 when some case failed, 2 when the
+run could not be done (bad flags, cases that do not load, no case
+selected, an implementation that cannot be started).
+`
+)
+
+// UsageProblems checks a command's help text against its flags: every
+// flag described, lines that fit a terminal, no tabs or trailing spaces,
+// exactly one final newline.
+func UsageProblems(fs *flag.FlagSet, usage string) []string {
+	var out []string
+	fs.VisitAll(func(f *flag.Flag) {
+		dashes := "--"
+		if len(f.Name) <= 4 && f.Name != "keep" && f.Name != "seed" {
+			dashes = "-" // -run, -skip, -v, as go test spells them
+		}
+		if !strings.Contains(usage, "  "+dashes+f.Name+" ") && !strings.Contains(usage, "  "+dashes+f.Name+"\n") {
+			out = append(out, fmt.Sprintf("usage does not describe %s%s", dashes, f.Name))
+		}
+	})
+	for i, line := range strings.Split(strings.TrimSuffix(usage, "\n"), "\n") {
+		if len([]rune(line)) > 80 {
+			out = append(out, fmt.Sprintf("line %d is %d columns: %q", i+1, len([]rune(line)), line))
+		}
+		if strings.Contains(line, "\t") || strings.TrimRight(line, " ") != line {
+			out = append(out, fmt.Sprintf("line %d has a tab or trailing space: %q", i+1, line))
+		}
+	}
+	if !strings.HasSuffix(usage, "\n") || strings.HasSuffix(usage, "\n\n") {
+		out = append(out, "usage must end with exactly one newline")
+	}
+	return out
+}

@@ -1,9 +1,8 @@
 package blockpatch
 
 import (
+	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -106,29 +105,21 @@ func (r *Runner) Load() ([]*cases.Case, string, error) {
 
 func (r *Runner) load() ([]loaded, string, error) {
 	var out []loaded
-	from := map[string]string{}
-	type fileHash struct{ name, sum string }
-	var hashes []fileHash
+	var hash runner.CorpusHash
 	for _, s := range r.Sources {
-		root := s.Root
-		if root == "" {
-			root = "."
-		}
+		root := cmp.Or(s.Root, ".")
 		cs, err := s.Options.Load(s.FS, root)
 		if err != nil {
 			return nil, "", fmt.Errorf("loading cases from %s: %w", s.Label, err)
 		}
 		for _, c := range cs {
-			if other, dup := from[c.Name]; dup {
-				return nil, "", fmt.Errorf("case %s is in both %s and %s", c.Name, other, s.Label)
-			}
-			from[c.Name] = s.Label
 			data, err := fs.ReadFile(s.FS, path.Join(root, c.Name, cases.CaseFile))
 			if err != nil {
 				return nil, "", err
 			}
-			sum := sha256.Sum256(data)
-			hashes = append(hashes, fileHash{c.Name, hex.EncodeToString(sum[:])})
+			if err := hash.Add(c.Name, s.Label, data); err != nil {
+				return nil, "", err
+			}
 			out = append(out, loaded{c, s.Label})
 		}
 	}
@@ -140,12 +131,7 @@ func (r *Runner) load() ([]loaded, string, error) {
 		}
 	}
 	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.c.Name, b.c.Name) })
-	slices.SortFunc(hashes, func(a, b fileHash) int { return strings.Compare(a.name, b.name) })
-	h := sha256.New()
-	for _, fh := range hashes {
-		fmt.Fprintf(h, "%s %s\n", fh.sum, fh.name)
-	}
-	return out, hex.EncodeToString(h.Sum(nil)), nil
+	return out, hash.Sum(), nil
 }
 
 // Run certifies r.Impl. The error is for runs that cannot produce a

@@ -1,9 +1,8 @@
 package patchdiff
 
 import (
+	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,38 +91,26 @@ func (r *Runner) Load() ([]*pdcases.Case, string, error) {
 
 func (r *Runner) load() ([]loaded, string, error) {
 	var out []loaded
-	from := map[string]string{}
-	var sums []string
+	var hash runner.CorpusHash
 	for _, s := range r.Sources {
-		root := s.Root
-		if root == "" {
-			root = "."
-		}
+		root := cmp.Or(s.Root, ".")
 		cs, err := s.Options.Load(s.FS, root)
 		if err != nil {
 			return nil, "", fmt.Errorf("loading cases from %s: %w", s.Label, err)
 		}
 		for _, c := range cs {
-			if other, dup := from[c.Name]; dup {
-				return nil, "", fmt.Errorf("case %s is in both %s and %s", c.Name, other, s.Label)
-			}
-			from[c.Name] = s.Label
 			data, err := fs.ReadFile(s.FS, path.Join(root, c.Name+".json"))
 			if err != nil {
 				return nil, "", err
 			}
-			sum := sha256.Sum256(data)
-			sums = append(sums, hex.EncodeToString(sum[:])+" "+c.Name+"\n")
+			if err := hash.Add(c.Name, s.Label, data); err != nil {
+				return nil, "", err
+			}
 			out = append(out, loaded{c, s.Label})
 		}
 	}
 	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.c.Name, b.c.Name) })
-	slices.Sort(sums)
-	h := sha256.New()
-	for _, s := range sums {
-		h.Write([]byte(s))
-	}
-	return out, hex.EncodeToString(h.Sum(nil)), nil
+	return out, hash.Sum(), nil
 }
 
 // Run certifies r.Applier. The error is for runs that cannot produce a
