@@ -168,6 +168,13 @@ func (r *Runner) runCase(ctx context.Context, pool *sessions, hello *Hello, l lo
 		res.Verdict, res.SkipReason = runner.Skip, "recommended case: the seed does not require it"
 	}
 	r.SkipList.Apply(res)
+	if r.Keep && res.Verdict.Failed() && res.Verdict != runner.UnexpectedPass {
+		if name, err := r.keep(pool.root, pos, res, line); err == nil {
+			res.Kept = filepath.Join(pool.root, name)
+		} else {
+			res.Warnings = append(res.Warnings, "keeping the case: "+err.Error())
+		}
+	}
 	return res
 }
 

@@ -145,7 +145,12 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer root.Remove()
+	keepRoot := false
+	defer func() {
+		if !keepRoot {
+			root.Remove()
+		}
+	}()
 	probeDir := filepath.Join(root.Dir, "probe")
 	if err := os.Mkdir(probeDir, 0o755); err != nil {
 		return nil, err
@@ -181,7 +186,16 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	for _, name := range pool.made {
 		made[name] = true
 	}
-	rep.Problems = append(rep.Problems, root.Check(made)...)
+	for _, res := range results {
+		if res.Kept != "" {
+			made[filepath.Base(res.Kept)] = true
+			keepRoot = true
+		}
+	}
+	if problems := root.Check(made); len(problems) > 0 {
+		rep.Problems = append(rep.Problems, problems...)
+		keepRoot = true
+	}
 	rep.Certificate = r.Certificate(runner.Tally{
 		Suite: Suite(), Implementation: desc,
 		Corpus: runner.CorpusInfo{Sources: sourceLabels(r.Sources), Cases: len(all), SHA256: corpusHash},
@@ -194,6 +208,9 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	rep.Certificate.Isolation = iso
 	rep.Finish()
 	rep.Certificate.Elapsed = runner.Duration(time.Since(start))
+	if keepRoot {
+		rep.Certificate.TempRoot = root.Dir
+	}
 	return rep, nil
 }
 

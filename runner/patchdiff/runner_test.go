@@ -3,6 +3,7 @@ package patchdiff
 import (
 	"context"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +92,32 @@ func TestHandshakeRequired(t *testing.T) {
 	r.NoIsolation = true
 	if _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "patchdiff-adapter/0") {
 		t.Errorf("run: %v, want a handshake error naming the protocol", err)
+	}
+}
+
+// TestKeep: a failed case leaves the lines to send again and a script that
+// sends them, and the certificate names the kept temp root.
+func TestKeep(t *testing.T) {
+	t.Parallel()
+	r := New(Stream{hostile(t, `echo "{\"id\":\"$id\",\"result\":{}}"`)})
+	r.Sources = []Source{Dir(testCases)}
+	r.TempDir = t.TempDir()
+	r.NoIsolation, r.Keep = true, true
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Certificate.TempRoot == "" {
+		t.Fatal("no temp root kept")
+	}
+	for _, res := range rep.Results {
+		if res.Kept == "" {
+			t.Errorf("%s: failed but not kept", res.Name)
+			continue
+		}
+		out, err := exec.Command("sh", filepath.Join(res.Kept, "reproduce.sh")).Output()
+		if err != nil || !strings.Contains(string(out), `"result":{}`) {
+			t.Errorf("%s: reproduce.sh printed %q (%v), want the applier's answer again", res.Name, out, err)
+		}
 	}
 }
