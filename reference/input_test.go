@@ -73,11 +73,12 @@ func TestReadLimited(t *testing.T) {
 	t.Parallel()
 	_, err := ReadLimited(endless{}, 1<<20, "stdin")
 	wantCode(t, err, IOError)
-	data, err := ReadLimited(io.LimitReader(endless{}, 1<<20), 1<<20, "stdin")
+	in, err := ReadLimited(io.LimitReader(endless{}, 1<<20), 1<<20, "stdin")
 	wantCode(t, err, "")
-	if len(data) != 1<<20 {
-		t.Errorf("read %d bytes, want %d", len(data), 1<<20)
+	if len(in.Bytes()) != 1<<20 {
+		t.Errorf("read %d bytes, want %d", len(in.Bytes()), 1<<20)
 	}
+	must(t, in.Release())
 }
 
 // TestParseErrorQuotesLittle: a parse error about a huge line quotes only
