@@ -128,12 +128,16 @@ type inputBudget struct {
 	unlimited bool
 }
 
-// processingFactor is how many bytes of Go heap the use of each byte of
-// input may take at most, beyond the input itself: Parse copies the hunk
-// bodies once and the request decoder copies its members. Measured, with
-// the collector's slack, on the largest patches and requests that fit
-// under RLIMIT_AS (see the README's input limit).
-const processingFactor = 3
+// processingFactor is how many bytes of address space the use of each
+// byte of input may take at most, beyond the input itself. Measured on a
+// 203 MB patch whose 100 MB payload is a run of equal lines, check takes
+// 4.4 bytes per byte: Parse's copy of the hunk bodies (1), the
+// Knuth-Morris-Pratt table of the source search (2, four bytes per byte
+// of a payload that is half the patch), the joined search text (0.5), the
+// tree file mapped (0.5), and the heap arenas' rounding to 64 MiB. A move
+// request costs about 3 while it is decoded; what the planner takes grows
+// with the files it reads, not with the request, and is not counted here.
+const processingFactor = 5
 
 // runtimeReserve is the address space kept for the Go runtime beyond the
 // input's use: one heap arena (64 MiB on 64-bit Linux) and its metadata,
