@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -91,6 +92,66 @@ func BenchmarkCheck64MiB(b *testing.B) {
 	for b.Loop() {
 		ws, _ := NewWorkspace(root)
 		if _, err := Check([]byte(patch), ws, Options{Strip: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// pipeLike is endless input served 64 KiB per read, as a pipe serves it,
+// each byte written.
+type pipeLike struct{}
+
+var pipeBlock = bytes.Repeat([]byte("blockpatch\n"), 6000)[:64<<10]
+
+func (pipeLike) Read(p []byte) (int, error) { return copy(p, pipeBlock), nil }
+
+// BenchmarkReadLimited reads endless input up to a 256 MiB limit, as a
+// pipe serves it, and reports the rate at which the limit answers, to
+// compare with copy-64KiB, the same reads into one reused buffer: the
+// memory grows without copying, so what ReadLimited adds is filling
+// fresh pages.
+func BenchmarkReadLimited(b *testing.B) {
+	const limit = 256 << 20
+	b.Run("ReadLimited", func(b *testing.B) {
+		b.SetBytes(limit)
+		for b.Loop() {
+			if _, err := ReadLimited(pipeLike{}, limit, "stdin"); err == nil {
+				b.Fatal("endless input read whole")
+			}
+		}
+	})
+	b.Run("copy-64KiB", func(b *testing.B) {
+		b.SetBytes(limit)
+		buf := make([]byte, 64<<10)
+		for b.Loop() {
+			for n := 0; n <= limit; {
+				k, _ := pipeLike{}.Read(buf)
+				n += k
+			}
+		}
+	})
+}
+
+// BenchmarkParseLarge parses a patch whose hunks hold 16 MiB each; with
+// -benchmem, B/op shows Parse copying the hunk bodies once.
+func BenchmarkParseLarge(b *testing.B) {
+	payload := bytes.Repeat([]byte(strings.Repeat("x", 63)+"\n"), 1<<18)
+	lines := 1 << 18
+	var p bytes.Buffer
+	fmt.Fprintf(&p, "diff --blockpatch a/f b/f\nblockpatch version 1\nblockpatch move id=m payload-sha256=%064x\n--- a/f\n+++ b/f\n\n", 0)
+	fmt.Fprintf(&p, "@@ -1,%d +1,2 @@ blockpatch-source id=m\n alpha\n", lines+2)
+	for l := range bytes.Lines(payload) {
+		p.WriteString("-")
+		p.Write(l)
+	}
+	fmt.Fprintf(&p, " omega\n\n@@ -%d,1 +3,%d @@ blockpatch-target id=m\n target\n", lines+3, lines+1)
+	for l := range bytes.Lines(payload) {
+		p.WriteString("+")
+		p.Write(l)
+	}
+	b.SetBytes(int64(p.Len()))
+	for b.Loop() {
+		if _, err := Parse(p.Bytes()); err != nil {
 			b.Fatal(err)
 		}
 	}

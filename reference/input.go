@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"errors"
 	"io"
 	"os"
 	"strconv"
@@ -11,32 +12,167 @@ import (
 // reads is held in memory, so the limit bounds its memory.
 const DefaultInputLimit int64 = 1 << 30
 
-// ReadLimited reads r to its end, failing with io_error (phase io, OUT-023) once
-// more than limit bytes came; what names the input in the message. Memory
-// stays proportional to what was read; a regular file above the limit is
-// refused before it is read.
-func ReadLimited(r io.Reader, limit int64, what string) ([]byte, error) {
+// Input is a patch or move request read whole by ReadLimited.
+//
+// Its bytes live in memory of their own, outside the Go heap where the
+// system allows (an anonymous mapping on Linux), for two reasons. Growing
+// it needs no copy (the mapping is moved, not copied), so reading costs
+// the bytes read and no more; and asking the system for more address space
+// can fail with an error, where the Go runtime's own allocations end the
+// program with a fatal error that no code can catch. Release returns the
+// memory; the bytes must not be used after it.
+type Input struct {
+	data []byte // the bytes read
+	mem  inputMemory
+}
+
+// Bytes returns the input's bytes, valid until Release.
+func (in *Input) Bytes() []byte { return in.data }
+
+// Release returns the input's memory. It may be called more than once.
+func (in *Input) Release() error {
+	in.data = nil
+	return in.mem.free()
+}
+
+// readStep is the smallest amount by which the input's memory grows: its
+// first size for a stream of unknown length, and the growth tried when
+// doubling does not fit in the address space.
+const readStep = 1 << 20
+
+// ReadLimited reads r to its end, failing with io_error (phase io, OUT-023)
+// once more than limit bytes came, or when the input, with the memory its
+// use takes, cannot fit in the address space the process may still take
+// (RLIMIT_AS): that is the same limit, set by the system. what names the
+// input in the message.
+//
+// It reads straight into memory that grows by doubling without copying,
+// up to limit+1 bytes, so a stream larger than the limit costs the limit
+// plus one page, whatever arrives after, and is refused as soon as its
+// limit+1st byte is read; nothing more is read from it. A regular file
+// above the limit is refused before it is read.
+func ReadLimited(r io.Reader, limit int64, what string) (*Input, error) {
+	first := int64(readStep)
 	if f, ok := r.(*os.File); ok {
-		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > limit {
-			e := tooLarge(what, limit)
-			e.Path = ""
-			return nil, e
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			if info.Size() > limit {
+				return nil, inputError(tooLarge(what, limit))
+			}
+			first = max(info.Size()+1, 1) // +1 sees the end, or growth meanwhile
 		}
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, &Error{Code: IOError, Phase: "io", Message: "reading " + what + ": " + err.Error(), Err: err}
+	budget := newInputBudget()
+	in := &Input{}
+	size := min(first, limit+1)
+	if err := budget.fits(size); err != nil {
+		return nil, tooBig(what, limit, 0, err)
 	}
-	if int64(len(data)) > limit {
-		e := tooLarge(what, limit)
-		e.Path = ""
-		return nil, e
+	var err error
+	if in.mem, err = allocInput(int(size)); err != nil {
+		return nil, tooBig(what, limit, 0, err)
 	}
-	return data, nil
+	n := 0
+	for {
+		buf := in.mem.bytes()
+		if n == len(buf) {
+			if int64(n) > limit {
+				in.Release()
+				return nil, inputError(tooLarge(what, limit))
+			}
+			if err := in.grow(budget, n, limit); err != nil {
+				in.Release()
+				return nil, tooBig(what, limit, n, err)
+			}
+			buf = in.mem.bytes()
+		}
+		k, err := r.Read(buf[n:])
+		n += k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			in.Release()
+			return nil, &Error{Code: IOError, Phase: "io", Message: "reading " + what + ": " + err.Error(), Err: err}
+		}
+	}
+	if int64(n) > limit {
+		in.Release()
+		return nil, inputError(tooLarge(what, limit))
+	}
+	in.mem.shrink(n)
+	in.data = in.mem.bytes()[:n:n]
+	return in, nil
+}
+
+// grow enlarges the input's memory holding n bytes: it doubles, up to
+// limit+1 bytes, or, when doubling does not fit in the address space, it
+// takes one readStep more.
+func (in *Input) grow(budget inputBudget, n int, limit int64) error {
+	next := min(2*int64(n), limit+1)
+	if budget.fits(next) != nil {
+		next = min(int64(n)+readStep, limit+1)
+	}
+	if err := budget.fits(next); err != nil {
+		return err
+	}
+	return in.mem.grow(int(next))
+}
+
+// errNoRoom says the input does not fit in the address space left.
+var errNoRoom = errors.New("no address space left")
+
+// inputBudget is the address space the process may still take when it
+// starts reading its input; unlimited when the system sets no limit.
+type inputBudget struct {
+	left      int64
+	unlimited bool
+}
+
+// processingFactor is how many bytes of address space the use of each
+// byte of input may take at most, beyond the input itself. Measured on a
+// 203 MB patch whose 100 MB payload is a run of equal lines, check takes
+// 4.4 bytes per byte: Parse's copy of the hunk bodies (1), the
+// Knuth-Morris-Pratt table of the source search (2, four bytes per byte
+// of a payload that is half the patch), the joined search text (0.5), the
+// tree file mapped (0.5), and the heap arenas' rounding to 64 MiB. A move
+// request costs about 3 while it is decoded; what the planner takes grows
+// with the files it reads, not with the request, and is not counted here.
+const processingFactor = 5
+
+// runtimeReserve is the address space kept for the Go runtime beyond the
+// input's use: one heap arena (64 MiB on 64-bit Linux) and its metadata,
+// the unit in which the runtime takes address space.
+const runtimeReserve = 80 << 20
+
+// fits reports whether memory for an input of want bytes, with the heap
+// its use takes and the runtime's reserve, fits in what the process could
+// take when reading started. Growing the memory takes only the difference
+// (the system moves the pages), so want is the whole cost.
+func (b inputBudget) fits(want int64) error {
+	if b.unlimited || want+processingFactor*want+runtimeReserve <= b.left {
+		return nil
+	}
+	return errNoRoom
 }
 
 // tooLarge is the io_error of an input above the limit.
 func tooLarge(what string, limit int64) *Error {
 	return &Error{Code: IOError, Phase: "io", Path: what,
 		Message: what + " is larger than the input limit of " + strconv.FormatInt(limit, 10) + " bytes"}
+}
+
+// inputError leaves the path of an input's error to the caller, which
+// knows whether it read a file or stdin.
+func inputError(e *Error) *Error {
+	e.Path = ""
+	return e
+}
+
+// tooBig is the io_error of an input that does not fit in memory once n
+// bytes of it were read: the limit the system sets (RLIMIT_AS), below the
+// input limit.
+func tooBig(what string, limit int64, n int, err error) *Error {
+	return &Error{Code: IOError, Phase: "io", Err: err,
+		Message: what + " does not fit in the memory this process may take (RLIMIT_AS) after " +
+			strconv.Itoa(n) + " bytes, below the input limit of " + strconv.FormatInt(limit, 10) + " bytes"}
 }

@@ -1,8 +1,11 @@
 package reference
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,6 +30,73 @@ func TestReadFileInputLimit(t *testing.T) {
 type endless struct{}
 
 func (endless) Read(p []byte) (int, error) { return len(p), nil }
+
+// countingReader is a reader that never ends and counts what it gave.
+type countingReader struct{ n int64 }
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestReadLimitedEndless: endless input is io_error at the limit, and no
+// more than limit+1 bytes are read from it, with small and large limits
+// (the memory grows by doubling past several steps for the large one).
+func TestReadLimitedEndless(t *testing.T) {
+	t.Parallel()
+	for _, limit := range []int64{1, readStep - 1, readStep, 3*readStep + 5, 64 << 20} {
+		r := &countingReader{}
+		_, err := ReadLimited(r, limit, "stdin")
+		wantCode(t, err, IOError)
+		if e, ok := err.(*Error); !ok || e.Phase != "io" || !strings.Contains(e.Message, "input limit") {
+			t.Errorf("limit %d: error %#v, want io_error in phase io naming the input limit", limit, err)
+		}
+		if r.n > limit+1 {
+			t.Errorf("limit %d: read %d bytes, want at most %d", limit, r.n, limit+1)
+		}
+	}
+}
+
+// TestReadLimitedSizes: input of every size around the points where the
+// memory grows comes back whole, from a stream and from a regular file
+// (whose size is known in advance), up to exactly the limit.
+func TestReadLimitedSizes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, readStep - 1, readStep, readStep + 1, 2*readStep + 7} {
+		want := bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n]
+		path := filepath.Join(dir, "in")
+		must(t, os.WriteFile(path, want, 0o644))
+		f, err := os.Open(path)
+		must(t, err)
+		for _, src := range []struct {
+			name string
+			r    io.Reader
+		}{{"stream", bytes.NewReader(want)}, {"file", f}} {
+			for _, limit := range []int64{int64(n), int64(n) + 1, 1 << 30} {
+				if limit == 0 {
+					continue
+				}
+				if src.name == "file" {
+					_, err := f.Seek(0, io.SeekStart)
+					must(t, err)
+				} else {
+					src.r = bytes.NewReader(want)
+				}
+				in, err := ReadLimited(src.r, limit, "stdin")
+				if err != nil {
+					t.Fatalf("%s of %d bytes, limit %d: %v", src.name, n, limit, err)
+				}
+				if !bytes.Equal(in.Bytes(), want) {
+					t.Errorf("%s of %d bytes, limit %d: got %d bytes, not the input", src.name, n, limit, len(in.Bytes()))
+				}
+				must(t, in.Release())
+				must(t, in.Release()) // twice is harmless
+			}
+		}
+		f.Close()
+	}
+}
 
 // heldOpen serves n bytes and then fails the test if read again, as a
 // stream that sent them and stays open would block the reader forever.
@@ -73,11 +143,12 @@ func TestReadLimited(t *testing.T) {
 	t.Parallel()
 	_, err := ReadLimited(endless{}, 1<<20, "stdin")
 	wantCode(t, err, IOError)
-	data, err := ReadLimited(io.LimitReader(endless{}, 1<<20), 1<<20, "stdin")
+	in, err := ReadLimited(io.LimitReader(endless{}, 1<<20), 1<<20, "stdin")
 	wantCode(t, err, "")
-	if len(data) != 1<<20 {
-		t.Errorf("read %d bytes, want %d", len(data), 1<<20)
+	if len(in.Bytes()) != 1<<20 {
+		t.Errorf("read %d bytes, want %d", len(in.Bytes()), 1<<20)
 	}
+	must(t, in.Release())
 }
 
 // TestParseErrorQuotesLittle: a parse error about a huge line quotes only

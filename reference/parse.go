@@ -304,23 +304,29 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 	headerLine := p.line
 
 	// Body: context lines, then the contiguous payload, then context lines.
+	// This pass checks the lines and counts the bytes they contribute;
+	// copyBody then copies them into one allocation of that size, so a
+	// hunk costs its bytes once, not the doublings of a growing slice.
 	const (
 		before = iota
 		payload
 		after
 	)
 	part := before
-	parts := [3][]byte{}
 	var payloadPrefix, otherPrefix byte = '-', '+'
 	if h.Role == RoleTarget {
 		payloadPrefix, otherPrefix = '+', '-'
 	}
+	start := *p
 	old, new := 0, 0
+	size, lines := 0, 0
 	lastPart := -1 // part of the last body line, for the marker
+	lastNL := false
 	for p.bodyContinues(h, old, new) {
 		if !p.next() {
 			return nil, p.errorAt(headerLine, "hunk body ends early: header counts %d old and %d new lines, found %d and %d", h.OldCount, h.NewCount, old, new)
 		}
+		lines++
 		if len(p.text) == 0 {
 			if p.nl {
 				return nil, p.errorf("blank line inside hunk body (write an empty context line as a single space)")
@@ -335,7 +341,9 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 			if lastPart < 0 {
 				return nil, p.errorf("no-newline marker does not follow a body line")
 			}
-			parts[lastPart] = bytes.TrimSuffix(parts[lastPart], newline)
+			if lastNL {
+				size--
+			}
 			lastPart = -1
 			continue
 		}
@@ -364,17 +372,59 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		if old > h.OldCount || new > h.NewCount {
 			return nil, p.errorAt(headerLine, "hunk body is longer than its header counts (-%d +%d)", h.OldCount, h.NewCount)
 		}
-		parts[part] = append(parts[part], p.text[1:]...)
+		size += len(p.text) - 1
 		if p.nl { // the patch's last line may lack its newline, and so do its bytes
-			parts[part] = append(parts[part], '\n')
+			size++
 		}
-		lastPart = part
+		lastPart, lastNL = part, p.nl
 	}
-	h.Before, h.Payload, h.After = parts[before], parts[payload], parts[after]
-	if h.Payload == nil {
-		h.Payload = []byte{}
-	}
+	end := *p
+	*p = start
+	h.Before, h.Payload, h.After = p.copyBody(lines, size, payloadPrefix)
+	*p = end
 	return h, nil
+}
+
+// copyBody copies the bytes of the next lines body lines, which hunk
+// checked and counted (size bytes), into one allocation, and returns the
+// context before the payload, the payload (never nil) and the context
+// after it, as slices of it capped at their ends. The parts follow each
+// other in the body, and a marker trims the line just copied.
+func (p *parser) copyBody(lines, size int, payloadPrefix byte) (before, payload, after []byte) {
+	buf := make([]byte, 0, size)
+	ends := [3]int{} // where each part ends in buf
+	part := 0
+	for range lines {
+		p.next()
+		switch p.text[0] {
+		case '\\':
+			buf = bytes.TrimSuffix(buf, newline)
+		case ' ':
+			if part == 1 {
+				part = 2
+			}
+			fallthrough
+		default:
+			if p.text[0] == payloadPrefix {
+				part = 1
+			}
+			buf = append(buf, p.text[1:]...)
+			if p.nl {
+				buf = append(buf, '\n')
+			}
+		}
+		for q := part; q < len(ends); q++ {
+			ends[q] = len(buf)
+		}
+	}
+	part3 := func(from, to int) []byte {
+		if from == to {
+			return nil
+		}
+		return buf[from:to:to]
+	}
+	before, payload, after = part3(0, ends[0]), buf[ends[0]:ends[1]:ends[1]], part3(ends[1], ends[2])
+	return before, payload, after
 }
 
 // bodyContinues reports whether the hunk body goes on: until the header

@@ -157,10 +157,12 @@ func (r *run) version() error {
 // patch runs check and apply.
 func (r *run) patch() error {
 	o := r.o
-	data, err := r.readInput(o.input)
+	in, err := r.readInput(o.input)
 	if err != nil {
 		return err
 	}
+	defer in.Release()
+	data := in.Bytes()
 	dry := o.command == "check" || o.dryRun
 	ws, err := r.workspace(dry)
 	if err != nil {
@@ -237,8 +239,9 @@ func (r *run) workspace(dry bool) (*reference.Workspace, error) {
 }
 
 // readInput reads a patch or move JSON from a path relative to the shell's
-// working directory, or from stdin for "" and "-", up to the input limit.
-func (r *run) readInput(path string) ([]byte, error) {
+// working directory, or from stdin for "" and "-", up to the input limit;
+// the caller releases it when the run is done with its bytes.
+func (r *run) readInput(path string) (*reference.Input, error) {
 	limit, err := r.inputLimit()
 	if err != nil {
 		return nil, err
@@ -264,11 +267,11 @@ func (r *run) readInput(path string) ([]byte, error) {
 		return nil, &reference.Error{Code: reference.NotRegularFile, Phase: "io", Path: path,
 			Message: path + " is a folder, not a file to read"}
 	}
-	data, err := reference.ReadLimited(f, limit, path)
+	in, err := reference.ReadLimited(f, limit, path)
 	if e, ok := err.(*reference.Error); ok {
 		e.Path = path
 	}
-	return data, err
+	return in, err
 }
 
 // HoldDirEnv names the test hook of WRITE-013: when it names a folder, a

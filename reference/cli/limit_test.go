@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -104,4 +107,66 @@ func TestInputLimitSetting(t *testing.T) {
 			t.Errorf("move with limit %q changed f.txt to %q", tt.limit, got)
 		}
 	}
+}
+
+// TestInputUnderAddressSpaceLimits runs the CLI under `ulimit -v` (the
+// Go runtime then starts inside the limit, as it does for a user) at
+// sizes from just above where a Go program can start: endless stdin with
+// the default limit, and a valid 8 MB patch, must each answer with an
+// error code or succeed, never end in the runtime's fatal out-of-memory
+// trace, which no Go code can catch (README, input limit). A limit under
+// which `blockpatch version` does not start is skipped: the runtime fails
+// there before any of our code runs.
+func TestInputUnderAddressSpaceLimits(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	work, dir := t.TempDir(), t.TempDir()
+	payload := strings.Repeat(strings.Repeat("x", 63)+"\n", 1<<16) // 4 MiB
+	writeFiles(t, work, map[string]string{"f.txt": "alpha\n" + payload + "omega\ntarget\n"})
+	lines := strings.Count(payload, "\n")
+	patch := "diff --blockpatch a/f.txt b/f.txt\nblockpatch version 1\n" +
+		"blockpatch move id=m payload-sha256=" + payloadHash(payload) + "\n--- a/f.txt\n+++ b/f.txt\n\n" +
+		fmt.Sprintf("@@ -1,%d +1,2 @@ blockpatch-source id=m\n alpha\n", lines+2) +
+		prefixLines("-", payload) + " omega\n\n" +
+		fmt.Sprintf("@@ -%d,1 +3,%d @@ blockpatch-target id=m\n target\n", lines+3, lines+1) +
+		prefixLines("+", payload)
+	writeFiles(t, dir, map[string]string{"p.blockpatch": patch})
+	for _, kib := range []int{720_000, 740_000, 760_000, 800_000, 900_000, 1_000_000, 1_300_000, 1_500_000, 2_000_000} {
+		t.Run(strconv.Itoa(kib), func(t *testing.T) {
+			t.Parallel()
+			limited := func(args ...string) *exec.Cmd {
+				cmd := exec.Command("sh", append([]string{"-c", `ulimit -v "$0" && exec "$@"`, strconv.Itoa(kib), os.Args[0]}, args...)...)
+				cmd.Env = append(os.Environ(), childEnv+"=1")
+				return cmd
+			}
+			if o := start(t, limited("version"))(); o.exit != 0 {
+				t.Skipf("blockpatch does not start under ulimit -v %d", kib)
+			}
+			zero := limited("apply", "-", "--cwd", work, "--json-output")
+			f, err := os.Open("/dev/zero")
+			must(t, err)
+			defer f.Close()
+			zero.Stdin = f
+			o := start(t, zero)()
+			if o.exit != 1 || o.code() != "io_error" || crashed(o.stderr) {
+				t.Errorf("endless stdin: exit %d, stderr %.300s; want io_error", o.exit, o.stderr)
+			}
+			o = start(t, limited("check", filepath.Join(dir, "p.blockpatch"), "--cwd", work, "--json-output"))()
+			if (o.exit != 0 && o.code() != "io_error") || crashed(o.stderr) {
+				t.Errorf("8 MB patch: exit %d, stderr %.300s; want success or io_error", o.exit, o.stderr)
+			}
+		})
+	}
+}
+
+// crashed reports whether stderr shows a Go runtime trace.
+func crashed(stderr string) bool {
+	return strings.Contains(stderr, "fatal error") || strings.Contains(stderr, "goroutine ")
+}
+
+// prefixLines puts prefix before every line of s.
+func prefixLines(prefix, s string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix) + "\n"
 }

@@ -13,10 +13,12 @@ func (r *run) move() error {
 	o := r.o
 	var data []byte
 	if o.hasJSONRequest {
-		var err error
-		if data, err = r.readInput(o.jsonRequest); err != nil {
+		in, err := r.readInput(o.jsonRequest)
+		if err != nil {
 			return err
 		}
+		defer in.Release()
+		data = in.Bytes()
 	} else {
 		fields := map[string]string{}
 		for k, v := range o.moveFlags {

@@ -1,0 +1,66 @@
+package reference
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// inputMemory is an anonymous private mapping: its pages are taken as the
+// input fills them, it grows by mremap, which moves pages instead of
+// copying them, and a mapping the address space cannot hold fails with
+// ENOMEM instead of ending the program.
+type inputMemory struct{ m []byte }
+
+func allocInput(size int) (inputMemory, error) {
+	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	return inputMemory{m}, err
+}
+
+func (m *inputMemory) bytes() []byte { return m.m }
+
+func (m *inputMemory) grow(size int) error {
+	b, err := unix.Mremap(m.m, size, unix.MREMAP_MAYMOVE)
+	if err == nil {
+		m.m = b
+	}
+	return err
+}
+
+// shrink gives back the pages beyond the first n bytes; shrinking in place
+// cannot fail for want of memory, and if it fails the mapping stays whole.
+func (m *inputMemory) shrink(n int) {
+	if n > 0 && n < len(m.m) {
+		if b, err := unix.Mremap(m.m, n, 0); err == nil {
+			m.m = b
+		}
+	}
+}
+
+func (m *inputMemory) free() error {
+	if m.m == nil {
+		return nil
+	}
+	err := unix.Munmap(m.m)
+	m.m = nil
+	return err
+}
+
+// newInputBudget measures the address space left under RLIMIT_AS: the
+// soft limit less the process's size now (/proc/self/statm, in pages).
+func newInputBudget() inputBudget {
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_AS, &lim); err != nil || lim.Cur == unix.RLIM_INFINITY || lim.Cur > 1<<62 {
+		return inputBudget{unlimited: true}
+	}
+	used := int64(0)
+	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
+		if f := bytes.Fields(b); len(f) > 0 {
+			pages, _ := strconv.ParseInt(string(f[0]), 10, 64)
+			used = pages * int64(os.Getpagesize())
+		}
+	}
+	return inputBudget{left: int64(lim.Cur) - used}
+}
