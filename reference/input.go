@@ -142,7 +142,7 @@ const processingFactor = 5
 // runtimeReserve is the address space kept for the Go runtime beyond the
 // input's use: one heap arena (64 MiB on 64-bit Linux) and its metadata,
 // the unit in which the runtime takes address space.
-const runtimeReserve = 80 << 20
+const runtimeReserve = 192 << 20
 
 // fits reports whether memory for an input of want bytes, with the heap
 // its use takes and the runtime's reserve, fits in what the process could
@@ -153,6 +153,19 @@ func (b inputBudget) fits(want int64) error {
 		return nil
 	}
 	return errNoRoom
+}
+
+// RoomToWork returns the io_error of a process left with less address
+// space under RLIMIT_AS than the runtime's reserve: one that would start
+// (version needs next to nothing) but could not grow its heap for any
+// work, where a failed allocation is the runtime's fatal trace, not an
+// error. It is asked before a command reads or allocates anything.
+func RoomToWork() error {
+	if newInputBudget().fits(0) != nil {
+		return &Error{Code: IOError, Phase: "io",
+			Message: "too little memory left under the limit this process may take (RLIMIT_AS) to work in"}
+	}
+	return nil
 }
 
 // tooLarge is the io_error of an input above the limit.

@@ -130,11 +130,14 @@ func (r *run) main(args []string) (err error) {
 		return err
 	case "version":
 		return r.version()
-	case "check", "apply":
-		return r.patch()
-	default:
-		return r.move()
 	}
+	if err := reference.RoomToWork(); err != nil {
+		return err
+	}
+	if o.command == "check" || o.command == "apply" {
+		return r.patch()
+	}
+	return r.move()
 }
 
 func (r *run) version() error {
