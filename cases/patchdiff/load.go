@@ -246,12 +246,9 @@ func (ck *checker) request(data json.RawMessage, r *Request) {
 		}
 		r.Transaction.Text = t
 	}
-	if sb := raw.ScopeBounds; sb != nil {
-		if sb.ScopeStart < 0 || sb.ScopeEnd < sb.ScopeStart {
-			ck.fail("request.scope_bounds", "needs 0 <= scope_start <= scope_end")
-		}
-		r.ScopeBounds = sb
-	}
+	// Scope bounds are sent as written: cases check that bad bounds are
+	// refused (SCOPE-008).
+	r.ScopeBounds = raw.ScopeBounds
 }
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
