@@ -200,7 +200,7 @@ func (r *Runner) exchange(ctx context.Context, pool *sessions, c *pdcases.Case, 
 		}
 		return runner.Crash, []string{why}
 	}
-	fail.Stdout = runner.Bounded(a.Line, 4000)
+	fail.Stdout = runner.Bounded(append(a.Line, '\n'), 4000)
 	m, err := ParseMessage(a.Line)
 	if err != nil {
 		s.Close()
