@@ -122,6 +122,10 @@ type Expect struct {
 	// Diagnostic is a subset of a rejected call's diagnostic; nil when the
 	// case pins none of it.
 	Diagnostic map[string]any
+	// DiagnosticLengths pins the code-point length of diagnostic strings
+	// by dotted path ("failure_context.excerpt", "candidates.0.preview"),
+	// so a budget is checked without committing megabytes.
+	DiagnosticLengths map[string]int
 
 	PinnedBeforeHash string
 	PinnedAfterHash  string

@@ -103,6 +103,9 @@ func (c *Case) Compare(got *Result) []string {
 		if len(got.ChangeFacts) > 0 {
 			add("change_facts: a rejection has none, got %d", len(got.ChangeFacts))
 		}
+		if len(got.Warnings) > 0 {
+			add("warnings: a rejection has none, got %d", len(got.Warnings))
+		}
 		if got.Diagnostic == nil {
 			add("diagnostic: missing on rejection")
 		} else if e.Diagnostic != nil {

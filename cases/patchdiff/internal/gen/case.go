@@ -28,6 +28,7 @@ type C struct {
 	facts  []obj
 	warns  []any
 	diag   obj
+	lens   obj
 	before string
 	after  string
 }
@@ -145,6 +146,9 @@ func (c *C) encode() []byte {
 		exp = exp.with("failure_reason", c.label)
 		if c.diag != nil {
 			exp = exp.with("diagnostic", c.diag)
+		}
+		if c.lens != nil {
+			exp = exp.with("diagnostic_lengths", c.lens)
 		}
 	}
 	if c.before != "" {
