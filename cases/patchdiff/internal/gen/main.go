@@ -60,6 +60,17 @@ func allCases() []*C {
 	for _, f := range areas {
 		all = append(all, f()...)
 	}
+	byName := map[string]*C{}
+	for _, c := range all {
+		byName[c.name] = c
+	}
+	for name, ids := range extraTags {
+		c, ok := byName[name]
+		if !ok {
+			log.Fatalf("extraTags: no case %s", name)
+		}
+		c.topics = append(c.topics, ids...)
+	}
 	return all
 }
 
