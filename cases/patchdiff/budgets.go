@@ -15,22 +15,12 @@ import (
 // whatever a case pins: no diagnostic string exceeds its budget, and where
 // the failing buffer is the transaction-start buffer (the canonical target,
 // which the case knows) each excerpt, context, preview and prefix is the
-// buffer text it claims to be. It also checks the case's pinned lengths.
+// buffer text it claims to be.
 func checkBudgets(c *Case, got *Result) []string {
 	var d []string
 	add := func(format string, args ...any) { d = append(d, fmt.Sprintf(format, args...)) }
 	b := pdspec.Budget()
 	diag := got.Diagnostic
-	for _, p := range sortedKeys(c.Expect.DiagnosticLengths) {
-		want := c.Expect.DiagnosticLengths[p]
-		s, ok := stringAt(diag, p)
-		switch {
-		case !ok:
-			add("diagnostic.%s: want a string of %d code points, got none", p, want)
-		case utf8.RuneCountInString(s) != want:
-			add("diagnostic.%s: want %d code points, got %d", p, want, utf8.RuneCountInString(s))
-		}
-	}
 	var buf []rune // the transaction-start buffer, when it is the failing one
 	fc, _ := diag["failure_context"].(map[string]any)
 	if fc != nil && fc["buffer"] == "transaction_start" {
@@ -89,6 +79,23 @@ func checkBudgets(c *Case, got *Result) []string {
 	}
 	if oo, ok := diag["original_occurrences"].([]any); ok && len(oo) > b.OriginalOccurrences {
 		add("diagnostic.original_occurrences: %d, over the budget of %d", len(oo), b.OriginalOccurrences)
+	}
+	return d
+}
+
+// checkLengths checks the code-point lengths a case pins
+// (diagnostic_lengths).
+func checkLengths(c *Case, got *Result) []string {
+	var d []string
+	for _, p := range sortedKeys(c.Expect.DiagnosticLengths) {
+		want := c.Expect.DiagnosticLengths[p]
+		s, ok := stringAt(got.Diagnostic, p)
+		switch {
+		case !ok:
+			d = append(d, fmt.Sprintf("diagnostic.%s: want a string of %d code points, got none", p, want))
+		case utf8.RuneCountInString(s) != want:
+			d = append(d, fmt.Sprintf("diagnostic.%s: want %d code points, got %d", p, want, utf8.RuneCountInString(s)))
+		}
 	}
 	return d
 }

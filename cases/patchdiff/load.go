@@ -129,6 +129,7 @@ type rawExpect struct {
 	ChangeFacts     []rawFact        `json:"change_facts"`
 	Warnings        []map[string]any `json:"warnings"`
 	Diagnostic      map[string]any   `json:"diagnostic"`
+	DiagnosticRec   map[string]any   `json:"diagnostic_recommended"`
 	DiagnosticLens  map[string]int   `json:"diagnostic_lengths"`
 	BeforeHash      string           `json:"before_hash"`
 	AfterHash       string           `json:"after_hash"`
@@ -323,9 +324,13 @@ func (ck *checker) expect(data json.RawMessage, c *Case) {
 			}
 		}
 		e.DiagnosticLengths = raw.DiagnosticLens
+		if raw.DiagnosticRec != nil && len(raw.DiagnosticRec) == 0 {
+			ck.fail("expect.diagnostic_recommended", "leave out rather than empty")
+		}
+		e.DiagnosticRecommended = raw.DiagnosticRec
 		return
 	}
-	if raw.Diagnostic != nil || raw.DiagnosticLens != nil {
+	if raw.Diagnostic != nil || raw.DiagnosticLens != nil || raw.DiagnosticRec != nil {
 		ck.fail("expect.diagnostic", "an accepted call has no diagnostic")
 	}
 	if raw.ResultText == nil {

@@ -57,7 +57,7 @@ func evidenceCases() []*C {
 				o("occurrence_index", 3, "span_start", 4, "span_end", 5, "overlapped_by", "chg_001"), o("occurrence_index", 4, "span_start", 6, "span_end", 7, "overlapped_by", "chg_001"),
 				o("occurrence_index", 5, "span_start", 8, "span_end", 9, "overlapped_by", "chg_001")}).T("EVIDENCE-008"),
 		R("evidence/overlapped-by-first", "an original occurrence overlapped by two earlier changes names the first", "abc abc", tx1(e("abc ", "Q"), e("Q", ""), e("abc ", "z")), "sequential_match_invalid").
-			D("original_occurrences", []any{o("occurrence_index", 1, "span_start", 0, "span_end", 4, "overlapped_by", "chg_001")}).T("EVIDENCE-008", "EVIDENCE-011"),
+			DR("original_occurrences", []any{o("occurrence_index", 1, "span_start", 0, "span_end", 4, "overlapped_by", "chg_001")}).T("EVIDENCE-008", "EVIDENCE-011"),
 		R("evidence/named-operation", "the failing operation is named by index and given change_id", "a b c", tx1(e("a", "A"), e("b", "B"), e("zz", "y", "change_id", "third")), ma).
 			D("edit_index", 3, "change_id", "third", "failure_context", fc("intermediate_buffer", 2, 5)).T("EVIDENCE-009", "EVIDENCE-001", "EVIDENCE-003"),
 		R("evidence/no-detail-first-edit", "an ambiguity on the first operation has no failure_detail", "aa", tx1(e("a", "b")), amb).D("failure_detail", nil, "failure_context", fc("transaction_start", 0, 2)).T("EVIDENCE-005", "EVIDENCE-003"),
