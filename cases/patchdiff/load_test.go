@@ -1,6 +1,8 @@
 package pdcases
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -143,5 +145,24 @@ func TestLoadNamesAndErrors(t *testing.T) {
 	cs, err := Load(fsys, ".")
 	if err != nil || len(cs) != 2 || cs[0].Name != "find/ok" || cs[1].Area() != "text" {
 		t.Fatalf("Load = %v, %v", cs, err)
+	}
+}
+
+// TestREADMEDocumentsMembers wants every member the loader reads named in
+// README.md.
+func TestREADMEDocumentsMembers(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{rawCase{}, rawRequest{}, rawExpect{}, rawFact{}, ScopeBounds{}, Validity{}} {
+		rt := reflect.TypeOf(v)
+		for i := range rt.NumField() {
+			name := strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]
+			if !strings.Contains(string(readme), "`"+name+"`") {
+				t.Errorf("README.md does not name %s.%s", rt.Name(), name)
+			}
+		}
 	}
 }
