@@ -15,6 +15,8 @@ func moreCases() []*C {
 			R("find/overlap-aa-in-aaa-"+v, "historical profiles enumerate overlapping occurrences as 0.2.2 does: ambiguous", "aaa", tx1(e("aa", "b")), "match_ambiguous").P(p).T("PROFILE-007", "FIND-003"),
 			A("find/overlap-second-"+v, "historical profiles select the overlapping second occurrence 1..3", "aaa", tx1(e("aa", "b", "occurrence_index", 2)), "ab", M("chg_001", 1, "aa", "b")).P(p).T("PROFILE-007", "FIND-003"),
 			R("decode/change-id-duplicate-"+v, "historical profiles check change_id duplicates as 0.2.2 does", "a b\n", tx1(e("a", "A", "change_id", "chg_002"), e("b", "B")), "manifest_invalid").P(p).T("PROFILE-007", "DECODE-014"),
+			A("select/anchors-conjunctive-"+v, "with several occurrences historical profiles apply selectors as 0.2.2 does: anchors together keep only the x at 6", TS, tx1(e("x", "y", "anchor_before", "1", "anchor_after", "2")), "x = 1\ny = 2\nx = 3\n", M("chg_001", 6, "x", "y")).P(p).T("SELECT-005", "PROFILE-007"),
+			R("select/index-and-anchor-conflict-"+v, "with several occurrences a historical profile rejects constraints that leave nothing", TS, tx1(e("x", "y", "occurrence_index", 1, "anchor_before", "2")), "disambiguation_invalid").P(p).T("SELECT-005", "SELECT-006"),
 			R("seq/match-removed-"+v, "historical profiles simulate sequentially and report sequential_match_invalid", "foo bar\n", tx1(e("foo bar", "baz"), e("bar", "qux")), "sequential_match_invalid").P(p).T("SEQ-003", "PROFILE-001"),
 		)
 	}
