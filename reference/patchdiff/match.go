@@ -22,8 +22,11 @@ func forEachOccurrence(b buffer, needle string, visit func(occurrence) bool) {
 	}
 	s := b.s
 	from, lastB, cp, hits := 0, 0, 0, 0
-	var kmp []int
-	for from <= len(s)-len(needle) {
+	var (
+		kmp      []int
+		kmpState int // bytes of needle matched before s[from], in KMP mode
+	)
+	for from <= len(s)-len(needle)+kmpState {
 		var at int
 		if hits < kmpAfter || len(needle) < 64 {
 			i := strings.Index(s[from:], needle)
@@ -35,7 +38,7 @@ func forEachOccurrence(b buffer, needle string, visit func(occurrence) bool) {
 			if kmp == nil {
 				kmp = kmpTable(needle)
 			}
-			if at = kmpIndex(s, from, needle, kmp); at < 0 {
+			if at, kmpState = kmpIndex(s, from, kmpState, needle, kmp); at < 0 {
 				return
 			}
 		}
@@ -48,6 +51,12 @@ func forEachOccurrence(b buffer, needle string, visit func(occurrence) bool) {
 		}
 		if !visit(occurrence{b: at, cp: cp}) {
 			return
+		}
+		if kmp != nil {
+			// Carry on from the end of the match with the state the
+			// failure function gives, so the search stays linear.
+			from, kmpState = at+len(needle), kmp[len(needle)-1]
+			continue
 		}
 		_, size := utf8.DecodeRuneInString(s[at:])
 		from = at + size
@@ -69,9 +78,10 @@ func kmpTable(needle string) []int {
 	return t
 }
 
-// kmpIndex returns the first occurrence of needle in s at or after from.
-func kmpIndex(s string, from int, needle string, t []int) int {
-	k := 0
+// kmpIndex returns the first occurrence of needle in s ending at or after
+// from+len(needle)-k, given that the k bytes before from match the start of
+// needle, and the state to resume from after it.
+func kmpIndex(s string, from, k int, needle string, t []int) (int, int) {
 	for i := from; i < len(s); i++ {
 		for k > 0 && s[i] != needle[k] {
 			k = t[k-1]
@@ -80,8 +90,8 @@ func kmpIndex(s string, from int, needle string, t []int) int {
 			k++
 		}
 		if k == len(needle) {
-			return i - len(needle) + 1
+			return i - len(needle) + 1, k
 		}
 	}
-	return -1
+	return -1, 0
 }

@@ -147,7 +147,9 @@ type OriginalOccurrence struct {
 }
 
 // MarshalJSON writes the result document without HTML escaping, so the
-// same result always gives the same bytes (ADAPTER-005).
+// same result always gives the same bytes (ADAPTER-005). json.Marshal
+// escapes <, > and & in it again; an adapter writes r.MarshalJSON() or
+// uses an Encoder with SetEscapeHTML(false).
 func (r Result) MarshalJSON() ([]byte, error) {
 	type plain Result
 	p := plain(r)
