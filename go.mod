@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/leanovate/gopter v0.2.11
+	github.com/rivo/uniseg v0.4.7
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/sys v0.30.0

@@ -1,7 +1,10 @@
-// Package embedded wires the reference CLI (reference/cli) into the
-// certifier as a runner.Implementation, so that package runner itself
-// links no implementation: the reference is certified like any other, in
-// process for speed or as a separate process, through the same protocol.
+// Package embedded wires the reference implementations into the
+// certifiers, so that the runner packages link none: the reference
+// blockpatch CLI (reference/cli) as a runner.Implementation, in process for
+// speed or as a separate process, and the reference PatchDIFF runtime
+// (reference/patchdiff) as an applier behind the adapter protocol
+// (patchdiff.go). Each is certified like any other, through the same
+// protocol.
 package embedded
 
 import (

@@ -122,6 +122,15 @@ type Expect struct {
 	// Diagnostic is a subset of a rejected call's diagnostic; nil when the
 	// case pins none of it.
 	Diagnostic map[string]any
+	// DiagnosticRecommended is a subset of the diagnostic whose values the
+	// seed leaves open and spec/patchdiff chose (where an excerpt window
+	// starts, which candidates are listed, spellings the seed does not
+	// give): a difference there is only Recommended.
+	DiagnosticRecommended map[string]any
+	// DiagnosticLengths pins the code-point length of diagnostic strings
+	// by dotted path ("failure_context.excerpt", "candidates.0.preview"),
+	// so a budget is checked without committing megabytes.
+	DiagnosticLengths map[string]int
 
 	PinnedBeforeHash string
 	PinnedAfterHash  string
@@ -149,4 +158,40 @@ type Fact struct {
 	ReplacementText   Text
 	PinnedMatchedSHA  string
 	PinnedReplacedSHA string
+}
+
+// RequestJSON returns the request a runner sends for the case (ADAPTER-001):
+// its members in a fixed order, absent ones left out, the target and
+// transaction as JSON strings with their escapes exactly as the case wrote
+// them, so invalid text reaches the runtime unchanged.
+func (c *Case) RequestJSON() []byte {
+	r := &c.Request
+	var b []byte
+	b = append(b, '{')
+	member := func(name string, value []byte) {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+		b = append(b, value...)
+	}
+	if r.RuntimeVersion != nil {
+		v, _ := json.Marshal(*r.RuntimeVersion)
+		member("runtime_version", v)
+	}
+	member("target", r.Target.JSON())
+	if r.TargetVersion != nil {
+		member("target_version", strconv.AppendInt(nil, *r.TargetVersion, 10))
+	}
+	member("transaction", r.Transaction.JSON())
+	if r.ScopeBounds != nil {
+		v, _ := json.Marshal(r.ScopeBounds)
+		member("scope_bounds", v)
+	}
+	if r.CollectWarnings != nil {
+		member("collect_warnings", strconv.AppendBool(nil, *r.CollectWarnings))
+	}
+	return append(b, '}')
 }

@@ -52,14 +52,55 @@ func SHA256(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// Difference is one way a result differs from a case's expectation.
+type Difference struct {
+	// Text says what differs, one readable line or a go-cmp block
+	// (-want +got).
+	Text string
+	// Recommended is true when the difference concerns only what the seed
+	// leaves open and spec/patchdiff chose (the case's
+	// diagnostic_recommended and diagnostic_lengths): it never fails a
+	// certificate.
+	Recommended bool
+}
+
+func (d Difference) String() string {
+	if d.Recommended {
+		return "(recommended) " + d.Text
+	}
+	return d.Text
+}
+
+// Failed reports whether ds holds a difference that fails the case: any
+// that is not Recommended, or any at all in a case marked recommended.
+func Failed(ds []Difference) bool {
+	for _, d := range ds {
+		if !d.Recommended {
+			return true
+		}
+	}
+	return false
+}
+
 // Compare checks got against the case's expectation and returns the
-// differences, one readable line (or go-cmp block, -want +got) each; none
-// means the result conforms. Hashes are recomputed from the texts: the
-// canonical target for before_hash, the expected result_text for
-// after_hash, each fact's matched and replacement text for its hashes.
-func (c *Case) Compare(got *Result) []string {
-	var d []string
-	add := func(format string, args ...any) { d = append(d, fmt.Sprintf(format, args...)) }
+// differences; none means the result conforms. Hashes are recomputed from
+// the texts: the canonical target for before_hash, the expected
+// result_text for after_hash, each fact's matched and replacement text for
+// its hashes. A case marked Recommended returns every difference as
+// recommended.
+func (c *Case) Compare(got *Result) []Difference {
+	ds := c.compare(got)
+	if c.Recommended {
+		for i := range ds {
+			ds[i].Recommended = true
+		}
+	}
+	return ds
+}
+
+func (c *Case) compare(got *Result) []Difference {
+	var d []Difference
+	add := func(format string, args ...any) { d = append(d, Difference{Text: fmt.Sprintf(format, args...)}) }
 	e := &c.Expect
 	if got.Status != e.Status {
 		add("status: want %q, got %q", e.Status, got.Status)
@@ -103,14 +144,29 @@ func (c *Case) Compare(got *Result) []string {
 		if len(got.ChangeFacts) > 0 {
 			add("change_facts: a rejection has none, got %d", len(got.ChangeFacts))
 		}
+		if len(got.Warnings) > 0 {
+			add("warnings: a rejection has none, got %d", len(got.Warnings))
+		}
 		if got.Diagnostic == nil {
 			add("diagnostic: missing on rejection")
-		} else if e.Diagnostic != nil {
+			return d
+		}
+		if e.Diagnostic != nil {
 			if diff := MatchSubset(e.Diagnostic, got.Diagnostic); diff != "" {
 				add("diagnostic: %s", diff)
 			}
 		}
-		d = append(d, checkBudgets(c, got)...)
+		for _, t := range checkBudgets(c, got) {
+			add("%s", t)
+		}
+		if e.DiagnosticRecommended != nil {
+			if diff := MatchSubset(e.DiagnosticRecommended, got.Diagnostic); diff != "" {
+				d = append(d, Difference{Text: "diagnostic: " + diff, Recommended: true})
+			}
+		}
+		for _, t := range checkLengths(c, got) {
+			d = append(d, Difference{Text: t, Recommended: true})
+		}
 		return d
 	}
 

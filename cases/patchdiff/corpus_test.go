@@ -2,13 +2,17 @@ package pdcases
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
 
+// corpusOnce loads the embedded corpus once for every test.
+var corpusOnce = sync.OnceValues(LoadCorpus)
+
 func loadCorpus(t *testing.T) []*Case {
 	t.Helper()
-	cs, err := LoadCorpus()
+	cs, err := corpusOnce()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,6 +129,8 @@ type rawExpect struct {
 	ChangeFacts     []rawFact        `json:"change_facts"`
 	Warnings        []map[string]any `json:"warnings"`
 	Diagnostic      map[string]any   `json:"diagnostic"`
+	DiagnosticRec   map[string]any   `json:"diagnostic_recommended"`
+	DiagnosticLens  map[string]int   `json:"diagnostic_lengths"`
 	BeforeHash      string           `json:"before_hash"`
 	AfterHash       string           `json:"after_hash"`
 }
@@ -246,13 +248,12 @@ func (ck *checker) request(data json.RawMessage, r *Request) {
 		}
 		r.Transaction.Text = t
 	}
-	if sb := raw.ScopeBounds; sb != nil {
-		if sb.ScopeStart < 0 || sb.ScopeEnd < sb.ScopeStart {
-			ck.fail("request.scope_bounds", "needs 0 <= scope_start <= scope_end")
-		}
-		r.ScopeBounds = sb
-	}
+	// Scope bounds are sent as written: cases check that bad bounds are
+	// refused (SCOPE-008).
+	r.ScopeBounds = raw.ScopeBounds
 }
+
+var diagPath = regexp.MustCompile(`^[a-z_]+(\.([a-z_]+|[0-9]+))*$`)
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
@@ -317,9 +318,19 @@ func (ck *checker) expect(data json.RawMessage, c *Case) {
 			ck.fail("expect.diagnostic", "leave out rather than empty")
 		}
 		e.Diagnostic = raw.Diagnostic
+		for p, n := range raw.DiagnosticLens {
+			if !diagPath.MatchString(p) || n < 0 {
+				ck.fail("expect.diagnostic_lengths", "%q: %d: a dotted path to a string and a length", p, n)
+			}
+		}
+		e.DiagnosticLengths = raw.DiagnosticLens
+		if raw.DiagnosticRec != nil && len(raw.DiagnosticRec) == 0 {
+			ck.fail("expect.diagnostic_recommended", "leave out rather than empty")
+		}
+		e.DiagnosticRecommended = raw.DiagnosticRec
 		return
 	}
-	if raw.Diagnostic != nil {
+	if raw.Diagnostic != nil || raw.DiagnosticLens != nil || raw.DiagnosticRec != nil {
 		ck.fail("expect.diagnostic", "an accepted call has no diagnostic")
 	}
 	if raw.ResultText == nil {

@@ -3,12 +3,10 @@ package patchdiff
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -150,22 +148,20 @@ func (r *Runner) runCase(ctx context.Context, pool *sessions, hello *Hello, l lo
 	}
 	start := time.Now()
 	id := caseID(pos)
-	line, err := (&Message{ID: id, Request: RequestJSON(c)}).Line()
+	line, err := (&Message{ID: id, Request: c.RequestJSON()}).Line()
 	if err != nil {
 		res.Verdict, res.Reason = runner.Error, "encoding the request: "+err.Error()
 		return res
 	}
 	fail := &runner.Failure{Step: "apply", Stdin: string(line), Exit: -1}
-	verdict, problems := r.exchange(ctx, pool, c, id, line, fail)
+	verdict, problems, advice := r.exchange(ctx, pool, c, id, line, fail)
+	res.Warnings = advice
 	res.Elapsed = runner.Duration(time.Since(start))
 	res.Verdict = verdict
 	if verdict != runner.Pass {
 		fail.Problems = problems
 		res.Failure = fail
 		res.Reason = "apply: " + firstLine(problems)
-	}
-	if c.Recommended && res.Verdict.Failed() {
-		res.Verdict, res.SkipReason = runner.Skip, "recommended case: the seed does not require it"
 	}
 	r.SkipList.Apply(res)
 	if r.Keep && res.Verdict.Failed() && res.Verdict != runner.UnexpectedPass {
@@ -178,11 +174,14 @@ func (r *Runner) runCase(ctx context.Context, pool *sessions, hello *Hello, l lo
 	return res
 }
 
-// exchange runs one request on a session and judges the answer line.
-func (r *Runner) exchange(ctx context.Context, pool *sessions, c *pdcases.Case, id string, line []byte, fail *runner.Failure) (runner.Verdict, []string) {
+// exchange runs one request on a session and judges the answer line. It
+// returns the verdict with the problems that make it, and the differences
+// that only concern what the seed leaves open (recommended), which never
+// fail a case and are reported as warnings.
+func (r *Runner) exchange(ctx context.Context, pool *sessions, c *pdcases.Case, id string, line []byte, fail *runner.Failure) (runner.Verdict, []string, []string) {
 	s, err := pool.get(ctx)
 	if err != nil {
-		return runner.Crash, []string{err.Error()}
+		return runner.Crash, []string{err.Error()}, nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.Timeout)
 	a := s.Exchange(cctx, line)
@@ -194,71 +193,45 @@ func (r *Runner) exchange(ctx context.Context, pool *sessions, c *pdcases.Case, 
 		why := a.Why + ended(a.Outcome)
 		switch {
 		case a.Outcome.TimedOut:
-			return runner.Timeout, []string{why}
+			return runner.Timeout, []string{why}, nil
 		case a.Outcome.Signal != "":
-			return runner.Signal, []string{why}
+			return runner.Signal, []string{why}, nil
 		}
-		return runner.Crash, []string{why}
+		return runner.Crash, []string{why}, nil
 	}
-	fail.Stdout = runner.Bounded(a.Line, 4000)
+	fail.Stdout = runner.Bounded(append(a.Line, '\n'), 4000)
 	m, err := ParseMessage(a.Line)
 	if err != nil {
 		s.Close()
-		return runner.Fail, []string{err.Error()}
+		return runner.Fail, []string{err.Error()}, nil
 	}
 	if m.ID != id {
 		s.Close()
-		return runner.Fail, []string{fmt.Sprintf("answered id %q to the request with id %q", m.ID, id)}
+		return runner.Fail, []string{fmt.Sprintf("answered id %q to the request with id %q", m.ID, id)}, nil
 	}
 	pool.put(s)
 	switch {
 	case m.Error != nil:
-		return runner.Fail, []string{"the adapter answered an error instead of a result: " + m.Error.Message}
+		return runner.Fail, []string{"the adapter answered an error instead of a result: " + m.Error.Message}, nil
 	case m.Result == nil:
-		return runner.Fail, []string{"the answer holds no result"}
+		return runner.Fail, []string{"the answer holds no result"}, nil
 	}
 	got, err := pdcases.ParseResult(m.Result)
 	if err != nil {
-		return runner.Fail, []string{"the result is not a result object: " + err.Error()}
+		return runner.Fail, []string{"the result is not a result object: " + err.Error()}, nil
 	}
-	if problems := c.Compare(got); len(problems) > 0 {
-		return runner.Fail, problems
-	}
-	return runner.Pass, nil
-}
-
-// RequestJSON is the runtime request of a case as the protocol carries it:
-// texts with their escapes exactly as the case wrote them, members the
-// case leaves out left out.
-func RequestJSON(c *pdcases.Case) []byte {
-	q := c.Request
-	var b bytes.Buffer
-	b.WriteByte('{')
-	member := func(name string, value []byte) {
-		if b.Len() > 1 {
-			b.WriteByte(',')
+	var problems, advice []string
+	for _, d := range c.Compare(got) {
+		if d.Recommended {
+			advice = append(advice, "recommended: "+d.Text)
+		} else {
+			problems = append(problems, d.Text)
 		}
-		b.WriteString(strconv.Quote(name))
-		b.WriteByte(':')
-		b.Write(value)
 	}
-	if q.RuntimeVersion != nil {
-		v, _ := json.Marshal(*q.RuntimeVersion)
-		member("runtime_version", v)
+	if len(problems) > 0 {
+		return runner.Fail, problems, advice
 	}
-	member("target", q.Target.JSON())
-	if q.TargetVersion != nil {
-		member("target_version", []byte(strconv.FormatInt(*q.TargetVersion, 10)))
-	}
-	member("transaction", q.Transaction.JSON())
-	if sb := q.ScopeBounds; sb != nil {
-		member("scope_bounds", fmt.Appendf(nil, `{"scope_start":%d,"scope_end":%d}`, sb.ScopeStart, sb.ScopeEnd))
-	}
-	if q.CollectWarnings != nil {
-		member("collect_warnings", []byte(strconv.FormatBool(*q.CollectWarnings)))
-	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return runner.Pass, nil, advice
 }
 
 // firstLine returns the first line of the first problem.

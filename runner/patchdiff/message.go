@@ -68,10 +68,16 @@ func ParseMessage(line []byte) (*Message, error) {
 	return &m, nil
 }
 
-// Line encodes m as one line, without its newline. It fails only when a
-// raw member is not valid JSON.
+// Line encodes m as one line, without its newline, leaving <, > and &
+// as they are. It fails only when a raw member is not valid JSON.
 func (m *Message) Line() ([]byte, error) {
-	return json.Marshal(m)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func fmtAny(v any) string { return fmt.Sprint(v) }

@@ -23,11 +23,18 @@ const (
 // Profile is one immutable runtime profile (PROFILE-001, PROFILE-003). The
 // JSON names of the three gates are the seed's RuntimeProfile fields.
 type Profile struct {
-	RuntimeVersion       string   `json:"runtime_version"`
-	SingletonSelectors   string   `json:"singleton_selectors"`
-	SpanOperations       bool     `json:"span_operations"`
-	ReplaceAllOperations bool     `json:"replace_all_operations"`
-	SpanContext          bool     `json:"span_context"`
+	RuntimeVersion       string `json:"runtime_version"`
+	SingletonSelectors   string `json:"singleton_selectors"`
+	SpanOperations       bool   `json:"span_operations"`
+	ReplaceAllOperations bool   `json:"replace_all_operations"`
+	SpanContext          bool   `json:"span_context"`
+	// SpanContextRefusedAt is the stage at which a span operation carrying
+	// expected_before or expected_after is refused with manifest_invalid
+	// under a profile without SpanContext: PROTOCOL_VALIDATION where the
+	// decoder's grammar lacks the fields (0.3.0, DECODE-027),
+	// TRANSACTION_APPLICABILITY where the applier refuses them (SPAN-009);
+	// empty where they are accepted.
+	SpanContextRefusedAt Stage    `json:"span_context_refused_at"`
 	Formats              []string `json:"formats"` // transaction formats it accepts (PROFILE-005, PROFILE-006)
 }
 

@@ -199,6 +199,15 @@ func TestProfilesAreTheSeeds(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(row{})); diff != "" {
 		t.Errorf("profiles (-want +got):\n%s", diff)
 	}
+	for _, p := range Profiles() {
+		if want := map[bool]Stage{true: "", false: TransactionApplicability}[p.SpanContext]; p.RuntimeVersion == "patchdiff-mvp-0.3.0" {
+			if p.SpanContextRefusedAt != ProtocolValidation {
+				t.Errorf("0.3.0 refuses span context at %q, want decoding (DECODE-027)", p.SpanContextRefusedAt)
+			}
+		} else if p.SpanContextRefusedAt != want {
+			t.Errorf("%s refuses span context at %q, want %q", p.RuntimeVersion, p.SpanContextRefusedAt, want)
+		}
+	}
 	if _, ok := LookupProfile(""); ok {
 		t.Error("the empty runtime version is a profile")
 	}

@@ -28,6 +28,8 @@ type C struct {
 	facts  []obj
 	warns  []any
 	diag   obj
+	drec   obj
+	lens   obj
 	before string
 	after  string
 }
@@ -143,8 +145,16 @@ func (c *C) encode() []byte {
 		}
 	} else {
 		exp = exp.with("failure_reason", c.label)
-		if c.diag != nil {
-			exp = exp.with("diagnostic", c.diag)
+		req, rec := splitDiag(c.diag)
+		rec = append(rec, c.drec...)
+		if req != nil {
+			exp = exp.with("diagnostic", req)
+		}
+		if rec != nil {
+			exp = exp.with("diagnostic_recommended", rec)
+		}
+		if c.lens != nil {
+			exp = exp.with("diagnostic_lengths", c.lens)
 		}
 	}
 	if c.before != "" {
@@ -192,3 +202,58 @@ func block(x obj, indent string) string {
 	b.WriteString(indent + "}")
 	return b.String()
 }
+
+// splitDiag parts a diagnostic subset into the members whose values the
+// seed states (checked strictly) and those only spec/patchdiff chose
+// (diagnostic_recommended): where an excerpt starts and what it holds,
+// which candidates are listed and their count, how the failing operation
+// is named, spellings the seed does not give, the actual_text of a bounds
+// failure.
+func splitDiag(d obj) (req, rec obj) {
+	boundsCheck := false
+	for _, m := range d {
+		if m.k == "span_check" && m.v == "bounds" {
+			boundsCheck = true
+		}
+	}
+	for _, m := range d {
+		switch m.k {
+		case "failure_context":
+			var fr, fo obj
+			for _, f := range m.v.(obj) {
+				switch {
+				case f.k == "prior_changes" || f.k == "buffer_length" || (f.k == "buffer" && f.v == "intermediate_buffer"):
+					fr = append(fr, f)
+				default:
+					fo = append(fo, f)
+				}
+			}
+			if fr != nil {
+				req = append(req, kv{m.k, fr})
+			}
+			if fo != nil {
+				rec = append(rec, kv{m.k, fo})
+			}
+		case "candidate_count", "candidates", "failure_detail", "edit_index", "change_id", "invalid_input":
+			rec = append(rec, m)
+		case "near_miss_status":
+			if m.v == "match_too_large" {
+				req = append(req, m)
+			} else {
+				rec = append(rec, m)
+			}
+		case "actual_text":
+			if boundsCheck {
+				rec = append(rec, m)
+			} else {
+				req = append(req, m)
+			}
+		default:
+			req = append(req, m)
+		}
+	}
+	return req, rec
+}
+
+// DR adds members to diagnostic_recommended directly.
+func (c *C) DR(pairs ...any) *C { c.drec = c.drec.with(pairs...); return c }

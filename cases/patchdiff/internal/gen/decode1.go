@@ -98,6 +98,7 @@ func decodeTx1() []*C {
 		R("decode/tx1-rationale-number", "rationale must be a string", T0, tx1(ok0("rationale", 12)), mi).T("DECODE-015"),
 
 		R("decode/tx1-region-hint", "region_hint is not an allowed tx/1 edit member", T0, tx1(ok0("region_hint", "top")), mi).T("DECODE-011"),
+		R("decode/tx1-region-hint-null", "region_hint is no tx/1 edit member, so even a null one is refused", T0, tx1(ok0("region_hint", nil)), mi).T("DECODE-011"),
 		R("decode/tx1-unknown-edit-member", "an unknown edit member is refused", T0, tx1(ok0("comment", "x")), mi).T("DECODE-011"),
 		R("decode/tx1-span-member-in-edit", "start is a span member, not a tx/1 edit member", T0, tx1(ok0("start", 6)), mi).T("DECODE-011"),
 		R("decode/tx1-edit-member-case", "member names are exact: Match is unknown", T0, tx1(o("Match", "beta", "replace", "BETA")), mi).T("DECODE-011"),

@@ -60,6 +60,17 @@ func allCases() []*C {
 	for _, f := range areas {
 		all = append(all, f()...)
 	}
+	byName := map[string]*C{}
+	for _, c := range all {
+		byName[c.name] = c
+	}
+	for name, ids := range extraTags {
+		c, ok := byName[name]
+		if !ok {
+			log.Fatalf("extraTags: no case %s", name)
+		}
+		c.topics = append(c.topics, ids...)
+	}
 	return all
 }
 
@@ -152,6 +163,9 @@ func enc(v any) string {
 	case obj:
 		parts := make([]string, len(x))
 		for i, m := range x {
+			if _, ok := m.v.(pieces); ok && m.k != "target" && m.k != "transaction" && m.k != "result_text" && m.k != "matched_text" && m.k != "replacement_text" {
+				panic("pieces inside " + m.k + ": only texts take pieces")
+			}
 			parts[i] = enc(m.k) + ": " + enc(m.v)
 		}
 		return "{" + strings.Join(parts, ", ") + "}"

@@ -1,0 +1,83 @@
+package patchdiff
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
+)
+
+func TestDecodeRequest(t *testing.T) {
+	t.Parallel()
+	got, err := DecodeRequest([]byte(`{"runtime_version":"patchdiff-mvp-0.5.0","target":"a\ud800\u0000","target_version":3,` +
+		`"transaction":"{}","scope_bounds":{"scope_start":1,"scope_end":2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Request{RuntimeVersion: v050, Target: "a\xed\xa0\x80\x00", TargetVersion: one(3), Transaction: "{}", Scope: &Scope{1, 2}, CollectWarnings: true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ADAPTER-001, ADAPTER-003 (-want +got):\n%s", diff)
+	}
+	if r := Apply(got); r.Reason() != pdspec.TargetEncodingInvalid {
+		t.Errorf("ADAPTER-003: a lone surrogate in the target gives %q", r.Reason())
+	}
+	// Round trip through MarshalJSON keeps the invalid text's form.
+	data, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := DecodeRequest(data)
+	if err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	if diff := cmp.Diff(got, again); diff != "" {
+		t.Errorf("round trip (-first +second):\n%s", diff)
+	}
+}
+
+func TestDecodeRequestRefusals(t *testing.T) {
+	t.Parallel()
+	for name, doc := range map[string]string{
+		"unknown member":     `{"target":"","transaction":"","extra":1}`,
+		"duplicate member":   `{"target":"","target":"","transaction":""}`,
+		"missing target":     `{"transaction":""}`,
+		"transaction object": `{"target":"","transaction":{}}`,
+		"warnings as string": `{"target":"","transaction":"","collect_warnings":"yes"}`,
+		"scope with extra":   `{"target":"","transaction":"","scope_bounds":{"scope_start":1,"scope_end":2,"x":3}}`,
+		"float version":      `{"target":"","transaction":"","target_version":1.5}`,
+		"not JSON":           `{`,
+		"not UTF-8":          "{\"target\":\"\xff\",\"transaction\":\"\"}",
+	} {
+		if _, err := DecodeRequest([]byte(doc)); err == nil {
+			t.Errorf("ADAPTER-002: %s accepted", name)
+		}
+	}
+}
+
+// The result document has the members of ADAPTER-004 in order, null where
+// the shape says null, and is the same bytes every time (ADAPTER-005).
+func TestResultDocument(t *testing.T) {
+	t.Parallel()
+	rej, _ := json.Marshal(run(v022, "<a>", tx1(obj{"match": "q", "replace": "b"})))
+	var members []string
+	dec := json.NewDecoder(bytesReader(rej))
+	dec.Token()
+	for dec.More() {
+		tok, _ := dec.Token()
+		members = append(members, tok.(string))
+		var skip json.RawMessage
+		dec.Decode(&skip)
+	}
+	if diff := cmp.Diff([]string{"status", "validation_stage", "validity", "failure_reason", "before_hash", "after_hash", "change_facts", "warnings", "diagnostic"}, members); diff != "" {
+		t.Errorf("rejected members (-want +got):\n%s", diff)
+	}
+	acc, _ := run(v022, "<a>", tx1(obj{"match": "a", "replace": "&"})).MarshalJSON()
+	want := `{"status":"accepted","validation_stage":"ACCEPTED","validity":{"protocol_valid":true,"transaction_valid":true,"task_correct":"not_evaluated","semantic":"not_evaluated"},` +
+		`"failure_reason":null,"before_hash":"` + Hash("<a>") + `","after_hash":"` + Hash("<&>") + `","result_text":"<&>","change_facts":[{"change_id":"chg_001","operation":"match",` +
+		`"span_start":1,"span_end":2,"matched_chars":1,"replacement_chars":1,"matched_sha256":"` + Hash("a") + `","replacement_sha256":"` + Hash("&") + `"}],"warnings":[]}`
+	if string(acc) != want {
+		t.Errorf("accepted document\n got %s\nwant %s", acc, want)
+	}
+}
