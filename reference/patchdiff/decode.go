@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
 )
@@ -178,6 +179,9 @@ var (
 
 func init() { topMembers[pdspec.FormatTx3] = topMembers[pdspec.FormatTx2] }
 
+// labels is labels.json, copied once rather than at every operation.
+var labels = sync.OnceValue(pdspec.LabelSet)
+
 // decoder reads members of one object, stopping at the first fault.
 type decoder struct {
 	obj  *jsonValue
@@ -307,7 +311,7 @@ func decodeStructure(profile pdspec.Profile, top *jsonValue) (*Transaction, *Err
 			return nil, err
 		}
 		if op.ChangeID == "" {
-			op.ChangeID = fmt.Sprintf(pdspec.LabelSet().ChangeIDFormat, i+1)
+			op.ChangeID = fmt.Sprintf(labels().ChangeIDFormat, i+1)
 		}
 		if prev, dup := seen[op.ChangeID]; dup {
 			return nil, manifestInvalid(path+".change_id", "change_id %q already used by operation %d", op.ChangeID, prev)
@@ -351,7 +355,7 @@ func decodeOperation(profile pdspec.Profile, format string, item *jsonValue, pat
 	op.ChangeID = deref(d.str("change_id", false, true))
 	op.Rationale = d.str("rationale", false, false)
 	if r := d.str("risk", false, false); r != nil {
-		if !slices.Contains(pdspec.LabelSet().Risks, *r) {
+		if !slices.Contains(labels().Risks, *r) {
 			d.fail("risk", "want low, medium or high")
 		}
 		op.Risk = *r
