@@ -42,3 +42,47 @@ func (h *CorpusHash) Sum() string {
 	}
 	return hex.EncodeToString(sum.Sum(nil))
 }
+
+// Loaded is a case of any suite with the label of the source it came
+// from.
+type Loaded[C any] struct {
+	Case   C
+	Source string
+}
+
+// Gather loads the cases of n sources: load returns source i's label and
+// cases, file a case's name and the bytes of its case file. It refuses a
+// name loaded twice and returns the cases sorted by name, with the corpus
+// hash.
+func Gather[C any](n int, load func(i int) (string, []C, error), file func(i int, c C) (string, []byte, error)) ([]Loaded[C], string, error) {
+	var out []Loaded[C]
+	var names []string
+	var hash CorpusHash
+	for i := range n {
+		label, cs, err := load(i)
+		if err != nil {
+			return nil, "", fmt.Errorf("loading cases from %s: %w", label, err)
+		}
+		for _, c := range cs {
+			name, data, err := file(i, c)
+			if err != nil {
+				return nil, "", err
+			}
+			if err := hash.Add(name, label, data); err != nil {
+				return nil, "", err
+			}
+			out = append(out, Loaded[C]{c, label})
+			names = append(names, name)
+		}
+	}
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(names[a], names[b]) })
+	sorted := make([]Loaded[C], len(out))
+	for i, j := range order {
+		sorted[i] = out[j]
+	}
+	return sorted, hash.Sum(), nil
+}

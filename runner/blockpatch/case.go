@@ -18,9 +18,9 @@ import (
 
 // runCase runs one case in its own box and returns its result.
 func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Features, seed uint64, desc runner.Description, iso *runner.Isolation) *runner.Result {
-	c := l.c
+	c := l.Case
 	res := &runner.Result{
-		Name: c.Name, Source: l.source, Protocol: string(c.Protocol), Expect: string(c.Expect), Level: string(c.Level),
+		Name: c.Name, Source: l.Source, Protocol: string(c.Protocol), Expect: string(c.Expect), Level: string(c.Level),
 		Since: c.Since, Requirements: c.Requirements, Description: c.Description, Case: c,
 	}
 	if r.Rerun != nil {

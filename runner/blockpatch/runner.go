@@ -8,10 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
@@ -87,10 +85,7 @@ func New(impl runner.Implementation) *Runner {
 }
 
 // loaded is a case with the source it came from.
-type loaded struct {
-	c      *cases.Case
-	source string
-}
+type loaded = runner.Loaded[*cases.Case]
 
 // Load loads every source and returns the cases sorted by name, with the
 // corpus hash: the SHA-256 over every case's name and case file.
@@ -98,40 +93,31 @@ func (r *Runner) Load() ([]*cases.Case, string, error) {
 	ls, hash, err := r.load()
 	out := make([]*cases.Case, len(ls))
 	for i, l := range ls {
-		out[i] = l.c
+		out[i] = l.Case
 	}
 	return out, hash, err
 }
 
 func (r *Runner) load() ([]loaded, string, error) {
-	var out []loaded
-	var hash runner.CorpusHash
-	for _, s := range r.Sources {
-		root := cmp.Or(s.Root, ".")
-		cs, err := s.Options.Load(s.FS, root)
-		if err != nil {
-			return nil, "", fmt.Errorf("loading cases from %s: %w", s.Label, err)
-		}
-		for _, c := range cs {
-			data, err := fs.ReadFile(s.FS, path.Join(root, c.Name, cases.CaseFile))
-			if err != nil {
-				return nil, "", err
-			}
-			if err := hash.Add(c.Name, s.Label, data); err != nil {
-				return nil, "", err
-			}
-			out = append(out, loaded{c, s.Label})
+	out, hash, err := runner.Gather(len(r.Sources), func(i int) (string, []*cases.Case, error) {
+		s := r.Sources[i]
+		cs, err := s.Options.Load(s.FS, cmp.Or(s.Root, "."))
+		return s.Label, cs, err
+	}, func(i int, c *cases.Case) (string, []byte, error) {
+		s := r.Sources[i]
+		data, err := fs.ReadFile(s.FS, path.Join(cmp.Or(s.Root, "."), c.Name, cases.CaseFile))
+		return c.Name, data, err
+	})
+	if err != nil || !r.Derived {
+		return out, hash, err
+	}
+	for _, l := range slices.Clone(out) {
+		for _, d := range cases.Derive(l.Case) {
+			out = append(out, loaded{Case: d, Source: l.Source + " (derived)"})
 		}
 	}
-	if r.Derived {
-		for _, l := range slices.Clone(out) {
-			for _, d := range cases.Derive(l.c) {
-				out = append(out, loaded{d, l.source + " (derived)"})
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.c.Name, b.c.Name) })
-	return out, hash.Sum(), nil
+	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.Case.Name, b.Case.Name) })
+	return out, hash, nil
 }
 
 // Run certifies r.Impl. The error is for runs that cannot produce a
@@ -139,7 +125,6 @@ func (r *Runner) load() ([]loaded, string, error) {
 // implementation that cannot be started, an interrupted run. Everything the
 // implementation does wrong is in the report.
 func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
-	start := time.Now()
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
@@ -148,84 +133,36 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 		return nil, err
 	}
 	names := make([]string, len(all))
-	for i, l := range all {
-		names[i] = l.c.Name
-	}
-	chosen, err := r.Choose(names)
-	if err != nil {
-		return nil, err
-	}
-	selected := make([]loaded, len(chosen))
-	for i, j := range chosen {
-		selected[i] = all[j]
-	}
-	seed := r.RunSeed()
-	root, err := r.NewTempRoot("blockpatch-conformance-")
-	if err != nil {
-		return nil, err
-	}
-	keepRoot := false
-	defer func() {
-		if !keepRoot {
-			root.Remove()
-		}
-	}()
-	probeDir := filepath.Join(root.Dir, "probe")
-	if err := os.Mkdir(probeDir, 0o755); err != nil {
-		return nil, err
-	}
-	iso := runner.ChooseIsolation(ctx, r.Impl, r.NoIsolation, probeDir)
-	features, err := probe(ctx, r.Impl, probeDir, r.Timeout, iso)
-	if err != nil {
-		return nil, err
-	}
-
-	desc := r.Impl.Describe()
-	results, err := r.Schedule(ctx, len(selected), seed, func(ctx context.Context, i, pos int) *runner.Result {
-		return r.runCase(ctx, selected[i], pos, root.Dir, features, seed, desc, iso)
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	rep := &runner.Report{Results: results}
-	// Every name in the temp root is one the runner made: the probe
-	// folder and the boxes it kept. Anything else, box-like or not, came
-	// from an implementation.
-	made := map[string]bool{"probe": true}
-	for _, res := range results {
-		if res.Kept != "" {
-			made[filepath.Base(res.Kept)] = true
-			keepRoot = true
-		}
-	}
-	if problems := root.Check(made); len(problems) > 0 {
-		rep.Problems = append(rep.Problems, problems...)
-		keepRoot = true
-	}
-
 	corpus := runner.CorpusInfo{Cases: len(all), SHA256: corpusHash}
-	for _, s := range r.Sources {
-		corpus.Sources = append(corpus.Sources, s.Label)
-	}
-	for _, l := range all {
-		if strings.HasSuffix(l.source, " (derived)") {
+	for i, l := range all {
+		names[i] = l.Case.Name
+		if strings.HasSuffix(l.Source, " (derived)") {
 			corpus.Derived++
 		}
 	}
-	rep.Certificate = r.Certificate(runner.Tally{
-		Suite: Suite(), Implementation: desc, Corpus: corpus,
-		Loaded: len(all), Selected: len(selected), Seed: seed, Results: results,
-	})
-	rep.Certificate.Version, rep.Certificate.VersionJSON = features.Version, features.VersionJSON
-	rep.Certificate.Levels = r.levels(features, results)
-	rep.Certificate.Isolation = iso
-	rep.Finish()
-	rep.Certificate.Elapsed = runner.Duration(time.Since(start))
-	if keepRoot {
-		rep.Certificate.TempRoot = root.Dir
+	for _, s := range r.Sources {
+		corpus.Sources = append(corpus.Sources, s.Label)
 	}
-	return rep, nil
+	desc := r.Impl.Describe()
+	var (
+		features Features
+		iso      *runner.Isolation
+	)
+	return r.Settings.Run(ctx, runner.Job{
+		Suite: Suite(), Names: names, Corpus: corpus, Implementation: desc,
+		Start: func(ctx context.Context, dir string) (*runner.Isolation, error) {
+			iso = runner.ChooseIsolation(ctx, r.Impl, r.NoIsolation, dir)
+			features, err = probe(ctx, r.Impl, dir, r.Timeout, iso)
+			return iso, err
+		},
+		Case: func(ctx context.Context, c runner.CaseRun) *runner.Result {
+			return r.runCase(ctx, all[c.I], c.Pos, c.Root, features, c.Seed, desc, iso)
+		},
+		Certify: func(c *runner.Certificate, results []*runner.Result) {
+			c.Version, c.VersionJSON = features.Version, features.VersionJSON
+			c.Levels = r.levels(features, results)
+		},
+	})
 }
 
 // levels sums up the results by level, with what the implementation

@@ -128,13 +128,13 @@ func ended(o runner.Outcome) string {
 
 // runCase sends one case's request and judges the answer.
 func (r *Runner) runCase(ctx context.Context, pool *sessions, hello *Hello, l loaded, pos int) *runner.Result {
-	c := l.c
+	c := l.Case
 	since := "(none)"
 	if c.Request.RuntimeVersion != nil {
 		since = *c.Request.RuntimeVersion
 	}
 	res := &runner.Result{
-		Name: c.Name, Source: l.source, Protocol: "runtime", Expect: c.Expect.Status, Since: since,
+		Name: c.Name, Source: l.Source, Protocol: "runtime", Expect: c.Expect.Status, Since: since,
 		Requirements: c.Requirements, Description: c.Description, Case: c,
 	}
 	profiles := Suite().Profiles

@@ -5,15 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	pdcases "github.com/blockpatch-conformance/blockpatch-conformance/cases/patchdiff"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
@@ -73,10 +70,7 @@ func ForCommand(cmd *runner.Command, oneShot bool) Applier {
 	return Stream{cmd}
 }
 
-type loaded struct {
-	c      *pdcases.Case
-	source string
-}
+type loaded = runner.Loaded[*pdcases.Case]
 
 // Load loads every source and returns the cases sorted by name, with the
 // corpus hash: the SHA-256 over every case's name and file.
@@ -84,33 +78,21 @@ func (r *Runner) Load() ([]*pdcases.Case, string, error) {
 	ls, hash, err := r.load()
 	out := make([]*pdcases.Case, len(ls))
 	for i, l := range ls {
-		out[i] = l.c
+		out[i] = l.Case
 	}
 	return out, hash, err
 }
 
 func (r *Runner) load() ([]loaded, string, error) {
-	var out []loaded
-	var hash runner.CorpusHash
-	for _, s := range r.Sources {
-		root := cmp.Or(s.Root, ".")
-		cs, err := s.Options.Load(s.FS, root)
-		if err != nil {
-			return nil, "", fmt.Errorf("loading cases from %s: %w", s.Label, err)
-		}
-		for _, c := range cs {
-			data, err := fs.ReadFile(s.FS, path.Join(root, c.Name+".json"))
-			if err != nil {
-				return nil, "", err
-			}
-			if err := hash.Add(c.Name, s.Label, data); err != nil {
-				return nil, "", err
-			}
-			out = append(out, loaded{c, s.Label})
-		}
-	}
-	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.c.Name, b.c.Name) })
-	return out, hash.Sum(), nil
+	return runner.Gather(len(r.Sources), func(i int) (string, []*pdcases.Case, error) {
+		s := r.Sources[i]
+		cs, err := s.Options.Load(s.FS, cmp.Or(s.Root, "."))
+		return s.Label, cs, err
+	}, func(i int, c *pdcases.Case) (string, []byte, error) {
+		s := r.Sources[i]
+		data, err := fs.ReadFile(s.FS, path.Join(cmp.Or(s.Root, "."), c.Name+".json"))
+		return c.Name, data, err
+	})
 }
 
 // Run certifies r.Applier. The error is for runs that cannot produce a
@@ -118,7 +100,6 @@ func (r *Runner) load() ([]loaded, string, error) {
 // applier that cannot be started or fails its handshake, an interrupted
 // run. Everything the applier does wrong is in the report.
 func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
-	start := time.Now()
 	if r.Applier == nil {
 		return nil, errors.New("no applier to certify")
 	}
@@ -134,84 +115,47 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	}
 	names := make([]string, len(all))
 	for i, l := range all {
-		names[i] = l.c.Name
+		names[i] = l.Case.Name
 	}
-	chosen, err := r.Choose(names)
-	if err != nil {
-		return nil, err
-	}
-	seed := r.RunSeed()
-	root, err := r.NewTempRoot("patchdiff-conformance-")
-	if err != nil {
-		return nil, err
-	}
-	keepRoot := false
+	var (
+		pool  *sessions
+		hello *Hello
+	)
 	defer func() {
-		if !keepRoot {
-			root.Remove()
+		if pool != nil {
+			pool.closeAll()
 		}
 	}()
-	probeDir := filepath.Join(root.Dir, "probe")
-	if err := os.Mkdir(probeDir, 0o755); err != nil {
-		return nil, err
-	}
-	var impl runner.Implementation = runner.Func(nil)
-	if r.Isolate != nil {
-		impl = r.Isolate
-	}
-	iso := runner.ChooseIsolation(ctx, impl, r.NoIsolation, probeDir)
-	pool := &sessions{r: r, iso: iso, root: root.Dir}
-	defer pool.closeAll()
-	hello, err := pool.handshake(ctx)
-	if err != nil {
-		return nil, err
-	}
-
-	desc := r.Applier.Describe()
-	results, err := r.Schedule(ctx, len(chosen), seed, func(ctx context.Context, i, pos int) *runner.Result {
-		l := all[chosen[i]]
-		res := r.runCase(ctx, pool, hello, l, pos)
-		if r.Rerun != nil {
-			res.Rerun = r.Rerun(l.c.Name, seed)
-		}
-		return res
-	})
-	if err != nil {
-		return nil, err
-	}
-	pool.closeAll()
-
-	rep := &runner.Report{Results: results}
-	made := map[string]bool{"probe": true}
-	for _, name := range pool.made {
-		made[name] = true
-	}
-	for _, res := range results {
-		if res.Kept != "" {
-			made[filepath.Base(res.Kept)] = true
-			keepRoot = true
-		}
-	}
-	if problems := root.Check(made); len(problems) > 0 {
-		rep.Problems = append(rep.Problems, problems...)
-		keepRoot = true
-	}
-	rep.Certificate = r.Certificate(runner.Tally{
-		Suite: Suite(), Implementation: desc,
+	return r.Settings.Run(ctx, runner.Job{
+		Suite: Suite(), Names: names, Implementation: r.Applier.Describe(),
 		Corpus: runner.CorpusInfo{Sources: sourceLabels(r.Sources), Cases: len(all), SHA256: corpusHash},
-		Loaded: len(all), Selected: len(chosen), Seed: seed, Results: results,
+		Start: func(ctx context.Context, dir string) (*runner.Isolation, error) {
+			var impl runner.Implementation = runner.Func(nil)
+			if r.Isolate != nil {
+				impl = r.Isolate
+			}
+			iso := runner.ChooseIsolation(ctx, impl, r.NoIsolation, dir)
+			pool = &sessions{r: r, iso: iso, root: filepath.Dir(dir)}
+			var err error
+			hello, err = pool.handshake(ctx)
+			return iso, err
+		},
+		Case: func(ctx context.Context, c runner.CaseRun) *runner.Result {
+			res := r.runCase(ctx, pool, hello, all[c.I], c.Pos)
+			if r.Rerun != nil {
+				res.Rerun = r.Rerun(res.Name, c.Seed)
+			}
+			return res
+		},
+		Stop: func() { pool.closeAll() },
+		Made: func() []string { return pool.made },
+		Certify: func(c *runner.Certificate, _ []*runner.Result) {
+			c.Version = strings.TrimSpace(hello.Name + " " + hello.Version)
+			if b, err := json.Marshal(hello); err == nil {
+				json.Unmarshal(b, &c.VersionJSON)
+			}
+		},
 	})
-	rep.Certificate.Version = strings.TrimSpace(hello.Name + " " + hello.Version)
-	if b, err := json.Marshal(hello); err == nil {
-		json.Unmarshal(b, &rep.Certificate.VersionJSON)
-	}
-	rep.Certificate.Isolation = iso
-	rep.Finish()
-	rep.Certificate.Elapsed = runner.Duration(time.Since(start))
-	if keepRoot {
-		rep.Certificate.TempRoot = root.Dir
-	}
-	return rep, nil
 }
 
 func sourceLabels(ss []Source) []string {
