@@ -17,9 +17,9 @@ package spec
 
 import (
 	_ "embed"
-	"encoding/json"
 	"slices"
-	"sync"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec/internal/index"
 )
 
 //go:generate go run ./internal/gen -in blockpatch-1.1.md -out requirements.json
@@ -28,42 +28,9 @@ import (
 var requirementsJSON []byte
 
 // Requirement is one numbered requirement of the spec.
-type Requirement struct {
-	ID        string `json:"id"`        // stable identifier, such as "FMT-001"
-	Area      string `json:"area"`      // the ID's prefix, such as "FMT"
-	Since     string `json:"since"`     // profile that introduced it: "1.0", "1.1" or "1.1.1"
-	Statement string `json:"statement"` // one MUST or MUST NOT sentence, in markdown
-	// Clarification is true when the requirement records an answer the
-	// upstream documents do not give: what upstream's release observably
-	// does, or, rarely, a convention of this project.
-	Clarification bool `json:"clarification"`
-}
+type Requirement = index.Requirement
 
-type index struct {
-	Version      string        `json:"version"`
-	Profiles     []string      `json:"profiles"`
-	ErrorCodes   []string      `json:"error_codes"`
-	Requirements []Requirement `json:"requirements"`
-}
-
-// load decodes the embedded index once. The embedded bytes are checked by
-// the package tests, so a decoding failure cannot ship; should it happen
-// anyway, the accessors return empty results rather than panic.
-var load = sync.OnceValue(func() *index {
-	ix := new(index)
-	if err := json.Unmarshal(requirementsJSON, ix); err != nil {
-		return new(index)
-	}
-	return ix
-})
-
-var byID = sync.OnceValue(func() map[string]Requirement {
-	m := make(map[string]Requirement, len(load().Requirements))
-	for _, r := range load().Requirements {
-		m[r.ID] = r
-	}
-	return m
-})
+var load = index.Once(requirementsJSON)
 
 // Requirements returns every requirement in spec order. The slice is a copy
 // the caller may modify.
@@ -72,10 +39,7 @@ func Requirements() []Requirement {
 }
 
 // Lookup returns the requirement with the given ID, such as "MATCH-004".
-func Lookup(id string) (Requirement, bool) {
-	r, ok := byID()[id]
-	return r, ok
-}
+func Lookup(id string) (Requirement, bool) { return load().Lookup(id) }
 
 // InProfile reports whether r belongs to profile, following ProfileTable's
 // inheritance: "1.0" holds only the requirements introduced in 1.0, "1.1"

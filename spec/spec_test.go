@@ -1,8 +1,6 @@
 package spec
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec/internal/index"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec/internal/specmd"
 )
 
@@ -38,29 +37,15 @@ func TestIndexIsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	onDisk, err := os.ReadFile("requirements.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name string
-		got  []byte
-	}{
-		{"requirements.json on disk", onDisk},
-		{"embedded requirements.json", requirementsJSON},
-	} {
-		if !bytes.Equal(c.got, want) {
-			t.Errorf("%s is stale relative to %s; run: go generate ./spec", c.name, markdownFile)
-		}
+	for _, p := range index.Stale("requirements.json", requirementsJSON, want) {
+		t.Error(p)
 	}
 }
 
 func TestIndexDecodesStrictly(t *testing.T) {
 	t.Parallel()
-	dec := json.NewDecoder(bytes.NewReader(requirementsJSON))
-	dec.DisallowUnknownFields()
-	var ix index
-	if err := dec.Decode(&ix); err != nil {
+	ix, err := index.DecodeStrict(requirementsJSON)
+	if err != nil {
 		t.Fatalf("embedded index does not decode: %v", err)
 	}
 	if newest := Profiles[len(Profiles)-1]; ix.Version != newest {

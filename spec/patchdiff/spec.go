@@ -16,9 +16,9 @@ package pdspec
 
 import (
 	_ "embed"
-	"encoding/json"
 	"slices"
-	"sync"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec/internal/index"
 )
 
 //go:generate go run ../internal/gen -doc patchdiff -in patchdiff-core.md -out requirements.json
@@ -30,40 +30,12 @@ var requirementsJSON []byte
 var Areas = []string{"DECODE", "CANON", "HASH", "FIND", "SELECT", "SEQ", "FACT", "SPAN", "SCOPE", "SOLE", "PROFILE", "EVIDENCE", "WARN", "STAGE", "GUARD", "ADAPTER"}
 
 // Requirement is one numbered requirement of patchdiff-core.md.
-type Requirement struct {
-	ID        string `json:"id"`        // stable identifier, such as "FIND-003"
-	Area      string `json:"area"`      // the ID's prefix, such as "FIND"
-	Since     string `json:"since"`     // profile that introduced it, such as "patchdiff-mvp-0.3.0"
-	Statement string `json:"statement"` // one MUST or MUST NOT sentence, in markdown
-	// Clarification is true when the requirement records a choice the seed
-	// does not make ("not stated by the seed").
-	Clarification bool `json:"clarification"`
-}
+type Requirement = index.Requirement
 
-type index struct {
-	Version      string        `json:"version"`
-	Profiles     []string      `json:"profiles"`
-	Requirements []Requirement `json:"requirements"`
-}
-
-// load decodes the embedded index once; the tests check the bytes, so a
-// failure cannot ship, and the accessors then return empty results.
-var load = sync.OnceValue(func() *index {
-	ix := new(index)
-	if err := json.Unmarshal(requirementsJSON, ix); err != nil {
-		return new(index)
-	}
-	return ix
-})
+var load = index.Once(requirementsJSON)
 
 // Requirements returns every requirement in document order, as a copy.
 func Requirements() []Requirement { return slices.Clone(load().Requirements) }
 
 // Lookup returns the requirement with the given ID.
-func Lookup(id string) (Requirement, bool) {
-	i := slices.IndexFunc(load().Requirements, func(r Requirement) bool { return r.ID == id })
-	if i < 0 {
-		return Requirement{}, false
-	}
-	return load().Requirements[i], true
-}
+func Lookup(id string) (Requirement, bool) { return load().Lookup(id) }
