@@ -6,7 +6,6 @@ package index
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"sync"
 )
 
@@ -66,21 +65,4 @@ func DecodeStrict(data []byte) (*Index, error) {
 		return nil, err
 	}
 	return ix, nil
-}
-
-// Stale compares the index generated from the markdown (want) with the
-// file on disk and the bytes embedded, and says which is out of date.
-func Stale(file string, embedded, want []byte) []string {
-	var out []string
-	onDisk, err := os.ReadFile(file)
-	if err != nil {
-		return []string{err.Error()}
-	}
-	if !bytes.Equal(onDisk, want) {
-		out = append(out, file+" on disk is stale relative to its markdown; run: go generate ./spec/...")
-	}
-	if !bytes.Equal(embedded, want) {
-		out = append(out, "the embedded "+file+" is stale relative to its markdown; run: go generate ./spec/...")
-	}
-	return out
 }

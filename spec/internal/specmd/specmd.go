@@ -17,6 +17,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -357,4 +359,44 @@ func (d *Document) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("internal error: encoded index is not valid JSON")
 	}
 	return b.Bytes(), nil
+}
+
+// ParseFile reads the requirement markdown in file.
+func ParseFile(file string, l Layout) (*Document, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := ParseLayout(src, l)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return doc, nil
+}
+
+// Stale says which copies of the index generated from the markdown in
+// file are out of date: requirements.json beside it, and the bytes a
+// package embedded.
+func Stale(file string, l Layout, embedded []byte) []string {
+	doc, err := ParseFile(file, l)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	want, err := doc.Encode()
+	if err != nil {
+		return []string{err.Error()}
+	}
+	index := filepath.Join(filepath.Dir(file), "requirements.json")
+	onDisk, err := os.ReadFile(index)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var out []string
+	if !bytes.Equal(onDisk, want) {
+		out = append(out, index+" is stale relative to "+file+"; run: go generate ./spec/...")
+	}
+	if !bytes.Equal(embedded, want) {
+		out = append(out, "the embedded index is stale relative to "+file+"; run: go generate ./spec/...")
+	}
+	return out
 }
