@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases/internal/caseerr"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
@@ -62,40 +63,11 @@ var CorpusOptions = Options{RequireMetadata: true}
 
 // CaseError is a problem with one case: the case's name, the field at fault
 // (empty for the file as a whole) and the reason.
-type CaseError struct {
-	Case  string
-	Field string
-	Err   error
-}
-
-func (e *CaseError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("case %s: %v", e.Case, e.Err)
-	}
-	return fmt.Sprintf("case %s: %s: %v", e.Case, e.Field, e.Err)
-}
-
-func (e *CaseError) Unwrap() error { return e.Err }
+type CaseError = caseerr.Error
 
 // CaseErrors returns every *CaseError in err, which may be a single one or
 // an errors.Join of several.
-func CaseErrors(err error) []*CaseError {
-	var out []*CaseError
-	var walk func(error)
-	walk = func(err error) {
-		if ce, ok := err.(*CaseError); ok {
-			out = append(out, ce)
-			return
-		}
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				walk(e)
-			}
-		}
-	}
-	walk(err)
-	return out
-}
+func CaseErrors(err error) []*CaseError { return caseerr.All(err) }
 
 // Load loads every case under root in fsys with the zero Options.
 func Load(fsys fs.FS, root string) ([]*Case, error) { return Options{}.Load(fsys, root) }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases/internal/caseerr"
 	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
 )
 
@@ -48,20 +49,7 @@ func LoadDir(dir string) ([]*Case, error) { return Load(os.DirFS(dir), ".") }
 func LoadCorpus() ([]*Case, error) { return Load(Corpus(), ".") }
 
 // CaseError is a problem with one case, naming its field.
-type CaseError struct {
-	Case  string
-	Field string
-	Err   error
-}
-
-func (e *CaseError) Error() string {
-	if e.Field == "" {
-		return e.Case + ": " + e.Err.Error()
-	}
-	return e.Case + ": " + e.Field + ": " + e.Err.Error()
-}
-
-func (e *CaseError) Unwrap() error { return e.Err }
+type CaseError = caseerr.Error
 
 // Load reads every case file below root in fsys. Every problem of every
 // case is reported, joined with errors.Join.
