@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/plainjson"
 )
 
 // This file writes case files: one encoder, in the layout of the
@@ -203,7 +205,7 @@ func normal(v any) (any, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok {
 		var err error
-		if raw, err = marshal(v); err != nil {
+		if raw, err = plainjson.Marshal(v); err != nil {
 			return nil, err
 		}
 	}
@@ -239,7 +241,7 @@ func inline(v any) (string, error) {
 		}
 		return "[" + strings.Join(parts, ", ") + "]", nil
 	}
-	b, err := marshal(v)
+	b, err := plainjson.Marshal(v)
 	return string(b), err
 }
 
@@ -303,19 +305,8 @@ func writeExpanded(b *bytes.Buffer, v any, indent int) error {
 }
 
 func quoteString(s string) string {
-	b, _ := marshal(s)
+	b, _ := plainjson.Marshal(s)
 	return string(b)
-}
-
-// marshal encodes without HTML escaping, so "<" and "&" stay readable.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // ContentValue writes bytes as case-file content: a string when they are

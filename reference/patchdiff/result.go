@@ -2,8 +2,8 @@ package patchdiff
 
 import (
 	"bytes"
-	"encoding/json"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/plainjson"
 	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
 )
 
@@ -76,7 +76,7 @@ type Warning struct {
 // original occurrence, and leaves it out of other warnings.
 func (w Warning) MarshalJSON() ([]byte, error) {
 	type plain Warning
-	data, err := marshal(plain(w))
+	data, err := plainjson.Marshal(plain(w))
 	if err != nil || !w.basisShift || w.OriginalIndex != nil {
 		return data, err
 	}
@@ -159,15 +159,5 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if p.Warnings == nil {
 		p.Warnings = []Warning{}
 	}
-	return marshal(p)
-}
-
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return plainjson.Marshal(p)
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/plainjson"
 )
 
 // Protocol is the version of the adapter protocol this package speaks
@@ -70,14 +72,6 @@ func ParseMessage(line []byte) (*Message, error) {
 
 // Line encodes m as one line, without its newline, leaving <, > and &
 // as they are. It fails only when a raw member is not valid JSON.
-func (m *Message) Line() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func (m *Message) Line() ([]byte, error) { return plainjson.Marshal(m) }
 
 func fmtAny(v any) string { return fmt.Sprint(v) }
