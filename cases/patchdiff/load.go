@@ -54,33 +54,32 @@ type CaseError = caseerr.Error
 // Load reads every case file below root in fsys. Every problem of every
 // case is reported, joined with errors.Join.
 func (o Options) Load(fsys fs.FS, root string) ([]*Case, error) {
+	var files []string
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	var out []*Case
 	var errs []error
-	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".json") {
-			return nil
-		}
+	for _, p := range files {
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rel := strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/")
 		if root == "." {
 			rel = p
 		}
-		c, err := o.Parse(strings.TrimSuffix(rel, ".json"), data)
-		if err != nil {
+		if c, err := o.Parse(strings.TrimSuffix(rel, ".json"), data); err != nil {
 			errs = append(errs, err)
-			return nil
+		} else {
+			out = append(out, c)
 		}
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

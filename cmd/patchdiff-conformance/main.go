@@ -26,13 +26,6 @@ type options struct {
 	oneShot bool
 }
 
-func flags(o *options) *flag.FlagSet {
-	profiles := patchdiff.Suite().Profiles
-	fs := certcmd.NewFlagSet("patchdiff-conformance", profiles[len(profiles)-1], &o.Flags)
-	fs.BoolVar(&o.oneShot, "oneshot", false, "")
-	return fs
-}
-
 func run(args []string, stdout, stderr io.Writer, tty bool) int {
 	var o options
 	fs := flags(&o)
@@ -64,4 +57,11 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 		r.Sources = append(r.Sources, patchdiff.Dir(d))
 	}
 	return o.Certify(&r.Settings, r.Run, stdout, stderr, tty)
+}
+
+func flags(o *options) *flag.FlagSet {
+	profiles := patchdiff.Suite().Profiles
+	fs := certcmd.NewFlagSet("patchdiff-conformance", profiles[len(profiles)-1], &o.Flags)
+	fs.BoolVar(&o.oneShot, "oneshot", false, "")
+	return fs
 }

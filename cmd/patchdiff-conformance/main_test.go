@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,23 +78,14 @@ func adapter(answer func(id string) string, seen ...func([]byte)) {
 // TestScripts runs testdata/script: one file per behaviour of the command.
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	example, err := filepath.Abs("../../examples/patchdiff-adapter/adapter.py")
-	if err != nil {
-		t.Fatal(err)
-	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Condition: func(cond string) (bool, error) {
-			if cond == "python3" {
-				return exec.Command("python3", "-c", "import json").Run() == nil, nil
-			}
-			return false, fmt.Errorf("unknown condition %q", cond)
-		},
 		Setup: func(env *testscript.Env) error {
+			example, err := filepath.Abs("../../examples/patchdiff-adapter/adapter.py")
 			env.Setenv("EXAMPLE_ADAPTER", example)
-			return nil
+			return err
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"summary": summaryCmd,
