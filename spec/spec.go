@@ -43,6 +43,7 @@ type index struct {
 	Version      string        `json:"version"`
 	Profiles     []string      `json:"profiles"`
 	ErrorCodes   []string      `json:"error_codes"`
+	Options      []Option      `json:"options"`
 	Requirements []Requirement `json:"requirements"`
 }
 

@@ -24,6 +24,25 @@ var Areas = []string{"FMT", "PATH", "MATCH", "SHAPE", "IDEM", "REV", "WRITE", "P
 // ErrorCodeArea is the area whose "### Error codes" table lists the codes.
 const ErrorCodeArea = "ERR"
 
+// OptionArea is the area whose "### Options" table lists the options.
+const OptionArea = "CLI"
+
+// Option is one row of the options table: an option, how it is written and
+// the commands that take it.
+type Option struct {
+	Long     string   `json:"long"`            // "--strip"
+	Short    string   `json:"short,omitempty"` // "-p", or empty
+	Value    string   `json:"value,omitempty"` // "path", "dir", "count", "text"; empty for a flag
+	Equals   bool     `json:"equals"`          // --long=value is accepted
+	Commands []string `json:"commands"`        // the commands that take it; "leading": before the command
+	// Invalid lists the commands that read the option but then refuse it
+	// with invalid_option.
+	Invalid []string `json:"invalid,omitempty"`
+}
+
+// OptionCommands are the words the commands column may hold.
+var OptionCommands = []string{"leading", "check", "apply", "plan", "move", "version"}
+
 // Requirement is one numbered requirement line.
 type Requirement struct {
 	ID            string
@@ -50,6 +69,7 @@ type Document struct {
 	Version      string
 	Profiles     []string
 	ErrorCodes   []string
+	Options      []Option
 	Requirements []Requirement
 }
 
@@ -61,6 +81,7 @@ var (
 	candidateRE = regexp.MustCompile(`^\s*[-*+]\s*\*\*[A-Z]+-[0-9]`)
 	reqRE       = regexp.MustCompile(`^- \*\*([A-Z]+)-([0-9]{3})\*\* \[([0-9]+(?:\.[0-9]+)+)\] (?:(\(clarification(?: (D[0-9]+(?:, D[0-9]+)*))?(?:, observed ([0-9]+\.[0-9]+\.[0-9]+))?\)) )?(\S.*\S)$`)
 	codeRowRE   = regexp.MustCompile("^\\| `([a-z0-9_]+)` \\| (\\S.*\\S) \\|$")
+	optionRowRE = regexp.MustCompile("^\\| `(--[a-z0-9-]+)` \\| (?:`(-[a-zA-Z])`|—) \\| (path|dir|count|text|—) \\| (yes|no) \\| ([a-z]+(?:, [a-z]+)*) \\| (—|[a-z]+(?:, [a-z]+)*) \\|$")
 )
 
 // Parse reads the requirement markdown. profiles lists the spec's
@@ -74,6 +95,7 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 	var (
 		area     string
 		inCodes  bool
+		inOpts   bool
 		seenArea = map[string]bool{}
 		seenID   = map[string]int{}
 		seenCode = map[string]int{}
@@ -97,7 +119,7 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 			doc.Version = m[1]
 			continue
 		case strings.HasPrefix(line, "## "):
-			inCodes = false
+			inCodes, inOpts = false, false
 			area = ""
 			if m := areaRE.FindStringSubmatch(line); m != nil {
 				if !slices.Contains(Areas, m[1]) {
@@ -119,6 +141,10 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 			if inCodes && area != ErrorCodeArea {
 				return nil, fail("error code table outside the %s area", ErrorCodeArea)
 			}
+			inOpts = strings.TrimSpace(line[4:]) == "Options"
+			if inOpts && area != OptionArea {
+				return nil, fail("options table outside the %s area", OptionArea)
+			}
 			continue
 		}
 		if candidateRE.MatchString(line) {
@@ -132,6 +158,19 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 			seenID[r.ID] = n
 			r.Line = n
 			doc.Requirements = append(doc.Requirements, r)
+			continue
+		}
+		if inOpts && strings.HasPrefix(line, "| `") {
+			o, err := parseOption(line)
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			for _, prev := range doc.Options {
+				if prev.Long == o.Long || o.Short != "" && prev.Short == o.Short {
+					return nil, fail("option %s already listed", o.Long)
+				}
+			}
+			doc.Options = append(doc.Options, o)
 			continue
 		}
 		if inCodes && strings.HasPrefix(line, "| `") {
@@ -164,6 +203,34 @@ func Parse(src []byte, profiles []string) (*Document, error) {
 		return nil, fmt.Errorf("no error code table")
 	}
 	return doc, nil
+}
+
+// parseOption reads one row of the options table.
+func parseOption(line string) (Option, error) {
+	m := optionRowRE.FindStringSubmatch(line)
+	if m == nil {
+		return Option{}, fmt.Errorf("malformed option row; want %q", "| `--long` | `-s` or — | path, dir, count, text or — | yes or no | command, … | command, … or — |")
+	}
+	o := Option{Long: m[1], Short: m[2], Equals: m[4] == "yes", Commands: strings.Split(m[5], ", ")}
+	if m[6] != "—" {
+		o.Invalid = strings.Split(m[6], ", ")
+	}
+	if m[3] != "—" {
+		o.Value = m[3]
+	}
+	if o.Equals && o.Value == "" {
+		return Option{}, fmt.Errorf("flag %s cannot take --name=value", o.Long)
+	}
+	all := append(slices.Clone(o.Commands), o.Invalid...)
+	for i, c := range all {
+		if !slices.Contains(OptionCommands, c) {
+			return Option{}, fmt.Errorf("option %s: unknown command %q", o.Long, c)
+		}
+		if slices.Contains(all[:i], c) {
+			return Option{}, fmt.Errorf("option %s: command %s listed twice", o.Long, c)
+		}
+	}
+	return o, nil
 }
 
 func parseRequirement(line, area string, profiles []string) (Requirement, error) {
@@ -263,6 +330,24 @@ func (d *Document) Encode() ([]byte, error) {
 	if err := list(d.ErrorCodes, false); err != nil {
 		return nil, err
 	}
+	b.WriteString(",\n  \"options\": [")
+	for i, o := range d.Options {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		var e bytes.Buffer
+		enc := json.NewEncoder(&e)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(o); err != nil {
+			return nil, err
+		}
+		b.WriteString("\n    ")
+		b.Write(bytes.TrimSuffix(e.Bytes(), []byte("\n")))
+	}
+	if len(d.Options) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]")
 	b.WriteString(",\n  \"requirements\": [")
 	for i, r := range d.Requirements {
 		if i > 0 {
