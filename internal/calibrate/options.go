@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
@@ -31,9 +34,23 @@ type Probe struct {
 	// Args is the command line, with the placeholders {patch},
 	// {request} and {work} of MatrixFixture.
 	Args []string
-	// Since is the profile from which the outcome holds (the command's
-	// argument rules of CLI-029…CLI-034).
-	Since string
+	// Requirements are the IDs the probe checks: the command's rule and
+	// the form's; Since, the latest profile among them, is the profile
+	// from which the outcome holds.
+	Requirements []string
+	Since        string
+}
+
+// commandRules names, by command, the requirement that says which options
+// it takes ("" is no command).
+var commandRules = map[string]string{
+	"check": "CLI-029", "apply": "CLI-031", "plan": "CLI-032", "move": "CLI-032",
+	"version": "CLI-033", "help": "CLI-035", "": "CLI-034",
+}
+
+// formRules names the requirement of a form beyond the command's rule.
+var formRules = map[string]string{
+	"missing": "CLI-009", "equals": "CLI-028", "joined": "CLI-007", "after-dashes": "CLI-036",
 }
 
 // Matrix commands: the argument list that precedes the option probed, the
@@ -101,8 +118,15 @@ func Matrix() []Probe {
 				name = "none"
 			}
 			args := append(slices.Clone(b.args), extra...)
-			since := commandSince(cmd)
-			out = append(out, Probe{Name: name + "/" + option + "/" + form, Command: cmd, Option: option, Form: form, Args: args, Since: since})
+			reqs := []string{commandRules[cmd]}
+			if r, ok := formRules[form]; ok && cmd != "help" {
+				reqs = append(reqs, r)
+			}
+			if cmd == "check" && option == "--dry-run" && form != "equals" && form != "after-dashes" {
+				reqs = append(reqs, "CLI-030")
+			}
+			out = append(out, Probe{Name: name + "/" + option + "/" + form, Command: cmd, Option: option, Form: form,
+				Args: args, Requirements: reqs, Since: latestSince(reqs)})
 		}
 		for _, o := range spec.Options() {
 			v := valueFor(o)
@@ -135,9 +159,15 @@ func Matrix() []Probe {
 	return out
 }
 
-// commandSince is the profile from which a command's argument rules hold.
-func commandSince(command string) string {
-	return spec.Profiles[0]
+// latestSince is the latest profile among the requirements' since.
+func latestSince(ids []string) string {
+	since := spec.Profiles[0]
+	for _, id := range ids {
+		if r, ok := spec.Lookup(id); ok && spec.Includes(r.Since, since) {
+			since = r.Since
+		}
+	}
+	return since
 }
 
 // MatrixFixture is the tree every probe starts from: a work folder with
@@ -189,9 +219,9 @@ func RunProbe(ctx context.Context, impl runner.Implementation, dir string, p Pro
 		}
 	}
 	files := map[string]string{
-		filepath.Join(work, "file.txt"):             MatrixFixture.File,
-		filepath.Join(inputs, "patch.blockpatch"):   MatrixFixture.Patch,
-		filepath.Join(inputs, "request.json"):       MatrixFixture.Request,
+		filepath.Join(work, "file.txt"):           MatrixFixture.File,
+		filepath.Join(inputs, "patch.blockpatch"): MatrixFixture.Patch,
+		filepath.Join(inputs, "request.json"):     MatrixFixture.Request,
 	}
 	for name, content := range files {
 		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
@@ -246,4 +276,24 @@ func stream(b []byte) string {
 		return "json error " + doc.Error.Code
 	}
 	return "text"
+}
+
+// RunMatrix runs probes on impl, parallel at once, each in its own folder
+// under dir, and returns their results in order.
+func RunMatrix(ctx context.Context, impl runner.Implementation, dir string, probes []Probe, parallel int) ([]Result, error) {
+	out := make([]Result, len(probes))
+	errs := make([]error, len(probes))
+	sem := make(chan struct{}, max(1, parallel))
+	var wg sync.WaitGroup
+	for i, p := range probes {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i], errs[i] = RunProbe(ctx, impl, filepath.Join(dir, strconv.Itoa(i)), p)
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
