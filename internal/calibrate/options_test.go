@@ -1,10 +1,14 @@
 package calibrate
 
 import (
+	"bytes"
 	"context"
+	"io/fs"
+	"path"
 	"regexp"
 	"testing"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases/known"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
@@ -16,7 +20,11 @@ import (
 // on any probe where they differ within the release's profile. It is how
 // "which command takes which option" stays calibrated when a release
 // appears (CLI-029…CLI-036). Without -calibrate.all each release runs
-// every sampleEvery-th probe.
+// every matrixSampleEvery-th probe.
+// matrixSampleEvery is the share of the matrix a release runs without
+// -calibrate.all: about 25 probes each.
+const matrixSampleEvery = 32
+
 func TestOptionMatrix(t *testing.T) {
 	t.Parallel()
 	probes := Matrix()
@@ -37,7 +45,7 @@ func TestOptionMatrix(t *testing.T) {
 			}
 			var idx []int
 			for j, p := range probes {
-				if spec.Includes(rel.Profile, p.Since) && (*allCases || j%sampleEvery == (5*i)%sampleEvery) {
+				if spec.Includes(rel.Profile, p.Since) && (*allCases || j%matrixSampleEvery == (3*i)%matrixSampleEvery) {
 					idx = append(idx, j)
 				}
 			}
@@ -86,4 +94,40 @@ func TestMatrixCoversTheTable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOptionCasesAreCurrent: the corpus's cases under OptionCasesDir are
+// the ones OptionCases writes today, so the options table, the matrix and
+// the cases cannot drift apart. They are generated from the canonical
+// release (blockpatch-calibrate --option-cases); the reference, which
+// agrees with it on the whole matrix, writes the same bytes, so the test
+// runs it and needs no release. A difference in a step's expectation alone
+// is a disagreement of the reference, which the corpus tests show too.
+func TestOptionCasesAreCurrent(t *testing.T) {
+	t.Parallel()
+	want, err := OptionCases(context.Background(), embedded.Reference(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := cases.Corpus()
+	for name, data := range want {
+		got, err := fs.ReadFile(corpus, path.Join(name, "case.json"))
+		if err != nil {
+			t.Errorf("%s: %v (run blockpatch-calibrate --option-cases with the canonical release)", name, err)
+			continue
+		}
+		if !bytes.Equal(got, data) {
+			t.Errorf("%s differs from what the matrix gives now (run blockpatch-calibrate --option-cases with the canonical release):\n%s", name, data)
+		}
+	}
+	err = fs.WalkDir(corpus, OptionCasesDir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "case.json" && want[path.Dir(p)] == nil {
+			t.Errorf("%s: no probe of the matrix gives this case any more", path.Dir(p))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d cases", len(want))
 }
