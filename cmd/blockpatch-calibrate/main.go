@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
@@ -28,6 +29,12 @@ patches) are listed for a person to decide.
 Use it where the documentation is silent and the implementation is the
 canonical release (see spec/README.md), then read the diff.
 
+With --options it runs instead the option matrix (every option of the
+spec's table, in every form, on every command) and prints one line per
+probe: name, profile, outcome, arguments; diff two runs to compare
+implementations. With --option-cases it writes the matrix's cases under
+<cases>/cli/options from what the implementation does.
+
 Flags:
 `
 
@@ -43,6 +50,8 @@ func run(args []string) int {
 	rounds := fs.Int("rounds", 5, "at most this many runs")
 	parallel := fs.Int("parallel", 4, "cases run at once")
 	profile := fs.String("profile", "", "the profile certified (default: the newest)")
+	options := fs.Bool("options", false, "print the option matrix's outcomes instead")
+	optionCases := fs.Bool("option-cases", false, "write the option matrix's cases instead")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -54,6 +63,21 @@ func run(args []string) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "blockpatch-calibrate:", err)
 		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	switch {
+	case *options:
+		err = printMatrix(ctx, impl, *parallel)
+	case *optionCases:
+		err = writeOptionCases(ctx, impl, *dir)
+	}
+	if *options || *optionCases {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "blockpatch-calibrate:", err)
+			return 1
+		}
+		return 0
 	}
 	r := blockpatch.New(impl)
 	r.Sources = []blockpatch.Source{{Label: *dir, FS: os.DirFS(*dir), Root: ".", Options: cases.CorpusOptions}}
@@ -67,8 +91,6 @@ func run(args []string) int {
 			return 2
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	err = calibrate.Rounds(ctx, r, *dir, calibrate.Options{Codes: *codes, DryRun: *dry}, *rounds, func(round int, edits []calibrate.Edit) {
 		fmt.Printf("== round %d: %d entries\n", round, len(edits))
 		for _, e := range edits {
@@ -80,4 +102,41 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+func printMatrix(ctx context.Context, impl runner.Implementation, parallel int) error {
+	dir, err := os.MkdirTemp("", "blockpatch-calibrate-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	probes := calibrate.Matrix()
+	res, err := calibrate.RunMatrix(ctx, impl, dir, probes, parallel)
+	for i, p := range probes {
+		fmt.Printf("%s\t%s\t%s\t%q\n", p.Name, p.Since, res[i], p.Args)
+	}
+	return err
+}
+
+func writeOptionCases(ctx context.Context, impl runner.Implementation, corpus string) error {
+	dir, err := os.MkdirTemp("", "blockpatch-calibrate-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	files, err := calibrate.OptionCases(ctx, impl, dir)
+	if err != nil {
+		return err
+	}
+	for name, data := range files {
+		path := filepath.Join(corpus, filepath.FromSlash(name), "case.json")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("wrote %d cases under %s\n", len(files), filepath.Join(corpus, calibrate.OptionCasesDir))
+	return nil
 }

@@ -39,6 +39,12 @@ func peer(t *testing.T, version string) []string {
 	return []string{node, abs}
 }
 
+// newPeer returns an upstream release as an implementation, or skips.
+func newPeer(t *testing.T, version string) (*runner.Command, error) {
+	t.Helper()
+	return runner.NewCommand(peer(t, version))
+}
+
 // allCases makes TestUpstreamReleasesCertify certify every case; without
 // it each release certifies its own sixteenth of the corpus (.ci/run sets it).
 var allCases = flag.Bool("calibrate.all", false, "certify every case on every release, not a sample")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
+	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
 // options holds everything the command line said.
@@ -24,52 +25,54 @@ type options struct {
 	jsonRequest    string // --json
 	hasJSONRequest bool
 	moveFlags      map[string]string // move JSON field -> value from --src etc.
+
+	refused string // an option the command reads but refuses (CLI-030)
 }
 
-// A flag's kind decides how it is read and which commands accept it.
+// flagSpec is one spelling of an option of the spec's options table
+// (spec.Options): how it is read, which commands read it, and what it sets.
 type flagSpec struct {
-	value    bool     // takes a value: always the next argument
-	eq       bool     // also written --name=value
-	commands []string // commands that accept it
-	set      func(o *options, name, value string) error
+	spec.Option
+	set func(o *options, name, value string) error
 }
 
-var (
-	patchCommands = []string{"check", "apply"}
-	moveCommands  = []string{"plan", "move"}
-	fileCommands  = []string{"check", "apply", "plan", "move"}
-	allCommands   = []string{"check", "apply", "plan", "move", "version"}
-)
-
-// moveFlagFields maps the move flags to move JSON fields.
-var moveFlagFields = map[string]string{
-	"--src": "src", "--src-start": "src_start", "--src-end": "src_end", "--dst": "dst",
-	"--payload": "payload", "--target-before": "target_before", "--target-after": "target_after",
-	"--expected-payload-sha256": "expected_payload_sha256",
+// setters says what each option of the table does, by its long name. The
+// table itself (spellings, values, the --name=value form, the commands)
+// lives once, in spec/; TestEveryOptionHasASetter keeps the two in step.
+var setters = map[string]func(o *options, name, value string) error{
+	"--input":       setInput,
+	"--strip":       setStrip,
+	"--reverse":     func(o *options, _, _ string) error { o.reverse = true; return nil },
+	"--cwd":         setCwd,
+	"--directory":   setCwd,
+	"--dry-run":     func(o *options, _, _ string) error { o.dryRun = true; return nil },
+	"--json-output": func(o *options, _, _ string) error { o.jsonOutput = true; return nil },
+	"--explain":     func(o *options, _, _ string) error { o.explain = true; return nil },
+	"--json":        func(o *options, _, v string) error { o.jsonRequest, o.hasJSONRequest = v, true; return nil },
+	"--diff":        func(o *options, _, _ string) error { o.diff = true; return nil },
+	"--src":         setMoveFlag, "--src-start": setMoveFlag, "--src-end": setMoveFlag, "--dst": setMoveFlag,
+	"--payload": setMoveFlag, "--target-before": setMoveFlag, "--target-after": setMoveFlag,
+	"--expected-payload-sha256": setMoveFlag,
 }
 
-var flags = map[string]flagSpec{
-	"-i":            {true, false, patchCommands, setInput},
-	"--input":       {true, true, patchCommands, setInput},
-	"-d":            {true, false, fileCommands, setCwd},
-	"--directory":   {true, true, fileCommands, setCwd},
-	"--cwd":         {true, true, fileCommands, setCwd},
-	"-p":            {true, false, patchCommands, setStrip},
-	"--strip":       {true, true, patchCommands, setStrip},
-	"-R":            {false, false, patchCommands, func(o *options, _, _ string) error { o.reverse = true; return nil }},
-	"--reverse":     {false, false, patchCommands, func(o *options, _, _ string) error { o.reverse = true; return nil }},
-	"--dry-run":     {false, false, fileCommands, func(o *options, _, _ string) error { o.dryRun = true; return nil }},
-	"--json-output": {false, false, allCommands, func(o *options, _, _ string) error { o.jsonOutput = true; return nil }},
-	"--explain":     {false, false, allCommands, func(o *options, _, _ string) error { o.explain = true; return nil }},
-	"--diff":        {false, false, moveCommands, func(o *options, _, _ string) error { o.diff = true; return nil }},
-	"--json":        {true, true, moveCommands, func(o *options, _, v string) error { o.jsonRequest, o.hasJSONRequest = v, true; return nil }},
-}
-
-func init() {
-	for name := range moveFlagFields {
-		flags[name] = flagSpec{true, false, moveCommands, setMoveFlag}
+// flags maps every spelling of the table's options to its flagSpec.
+var flags = func() map[string]flagSpec {
+	m := map[string]flagSpec{}
+	for _, opt := range spec.Options() {
+		set, ok := setters[opt.Long]
+		if !ok {
+			continue // an option without a setter stays unknown; the test says which
+		}
+		for _, name := range opt.Spellings() {
+			m[name] = flagSpec{opt, set}
+		}
 	}
-}
+	return m
+}()
+
+// joins reports whether a spelling takes its value joined, -pN: the short
+// spelling of a count (CLI-007).
+func (f flagSpec) joins(name string) bool { return f.Value == "count" && name == f.Short }
 
 // setInput takes -i's value; a patch named twice is too_many_args.
 func setInput(o *options, _, v string) error {
@@ -95,9 +98,10 @@ func setStrip(o *options, name, v string) error {
 	return nil
 }
 
-// setMoveFlag sets a request field; the last of repeated flags counts.
+// setMoveFlag sets the request member a move flag names, --src-start
+// setting src_start (CLI-018); the last of repeated flags counts.
 func setMoveFlag(o *options, name, v string) error {
-	o.moveFlags[moveFlagFields[name]] = v
+	o.moveFlags[strings.ReplaceAll(strings.TrimPrefix(name, "--"), "-", "_")] = v
 	return nil
 }
 
@@ -105,24 +109,27 @@ func argError(code reference.Code, msg string) error {
 	return &reference.Error{Code: code, Message: msg}
 }
 
-// parseArgs reads the command line as upstream does. Leading --json-output
-// and --explain apply to any command; with nothing else, or with help, -h
-// or --help first, the usage is printed and the rest ignored. version,
-// --version and -v print the version. After the command, a value option
-// takes the next argument whatever it looks like (missing_option_value
-// only at the end), --input, --cwd, --directory, --strip and --json may
-// also be written --name=value, and -pN joins the count. Anything else
-// starting with "-" but "-" itself, "--" included, is unknown_option, and
-// so is a positional argument of plan and move; check and apply take one
-// patch (-i or a positional argument), version none (too_many_args).
-// Errors are reported in argument order.
+// parseArgs reads the command line as upstream does, the options as the
+// spec's table (spec.Options) gives them. Leading options of the table
+// (--json-output, --explain) apply to any command; anything else before
+// the command is unknown_command (CLI-034). With nothing else, or with
+// help, -h or --help first, the usage is printed and the rest ignored
+// (CLI-035). version, --version and -v print the version. After the
+// command, an option the command reads takes the next argument as its
+// value whatever it looks like (missing_option_value only at the end),
+// the options marked so may also be written --name=value, and a count
+// joins its short spelling (-pN). Anything else starting with "-",
+// "--" included (CLI-036), is unknown_option, and so is "-" but where
+// it names standard input (check, apply) and any positional argument of
+// plan and move; check and apply take one patch (-i or a positional
+// argument), version none (too_many_args). Errors are reported in
+// argument order; an option the command reads only to refuse it is
+// invalid_option after every argument is read (CLI-030).
 func parseArgs(args []string) (*options, error) {
 	o := &options{strip: 1, cwd: ".", moveFlags: map[string]string{}}
-	for len(args) > 0 && (args[0] == "--json-output" || args[0] == "--explain") {
-		if args[0] == "--explain" {
-			o.explain = true
-		} else {
-			o.jsonOutput = true
+	for len(args) > 0 && leading(args[0]) {
+		if err := flags[args[0]].set(o, args[0], ""); err != nil {
+			return nil, err
 		}
 		args = args[1:]
 	}
@@ -141,31 +148,28 @@ func parseArgs(args []string) (*options, error) {
 	default:
 		return nil, argError(reference.UnknownCommand, "unknown command "+strconv.Quote(args[0]))
 	}
+	takesPatch := o.command == "check" || o.command == "apply"
 	rest := args[1:]
 	for i := 0; i < len(rest); i++ {
 		arg := rest[i]
 		name, value, hasValue := arg, "", false
-		if k, v, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "--") && flags[k].eq {
+		if k, v, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "--") && flags[k].Equals {
 			name, value, hasValue = k, v, true
-		} else if strings.HasPrefix(arg, "-p") && len(arg) > 2 {
-			name, value, hasValue = "-p", arg[2:], true
+		} else if f, ok := flags[arg[:min(2, len(arg))]]; ok && len(arg) > 2 && f.joins(arg[:2]) {
+			name, value, hasValue = arg[:2], arg[2:], true
 		}
-		spec, known := flags[name]
-		known = known && accepts(spec, o.command)
+		f, known := flags[name]
+		known = known && f.Knows(o.command)
 		switch {
-		case known && spec.value && !hasValue:
+		case known && f.Value != "" && !hasValue:
 			if i+1 >= len(rest) {
 				return nil, argError(reference.MissingOptionValue, "missing value for "+name)
 			}
 			i++
 			value = rest[i]
-		case known && !spec.value:
-			if err := spec.set(o, name, ""); err != nil {
-				return nil, err
-			}
-			continue
+		case known && f.Value == "":
 		case known:
-		case strings.HasPrefix(arg, "-") && arg != "-", o.command == "plan", o.command == "move":
+		case strings.HasPrefix(arg, "-") && (arg != "-" || !takesPatch), !takesPatch && o.command != "version":
 			return nil, argError(reference.UnknownOption, "unknown option "+strconv.Quote(arg)+" for "+o.command)
 		case o.command == "version", o.hasInput:
 			return nil, argError(reference.TooManyArgs, "unexpected argument "+strconv.Quote(arg))
@@ -173,24 +177,31 @@ func parseArgs(args []string) (*options, error) {
 			o.input, o.hasInput = arg, true
 			continue
 		}
-		if err := spec.set(o, name, value); err != nil {
+		if !f.Takes(o.command) {
+			if o.refused == "" {
+				o.refused = name
+			}
+			continue
+		}
+		if err := f.set(o, name, value); err != nil {
 			return nil, err
 		}
 	}
 	return o, o.validate()
 }
 
-func accepts(spec flagSpec, command string) bool {
-	for _, c := range spec.commands {
-		if c == command {
-			return true
-		}
-	}
-	return false
+// leading reports whether arg is an option of the table that may come
+// before the command (CLI-001, CLI-034).
+func leading(arg string) bool {
+	f, ok := flags[arg]
+	return ok && f.Value == "" && f.Takes(spec.Leading)
 }
 
 // validate checks combinations once every argument is read.
 func (o *options) validate() error {
+	if o.refused != "" {
+		return argError(reference.InvalidOption, o.refused+" is not valid with "+o.command)
+	}
 	switch o.command {
 	case "plan", "move":
 		if o.hasJSONRequest && len(o.moveFlags) > 0 {
@@ -210,7 +221,7 @@ func wantsJSON(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
-	if args[0] == "--json-output" || args[0] == "--explain" {
+	if leading(args[0]) {
 		return true
 	}
 	command, i := args[0], 0
@@ -220,17 +231,13 @@ func wantsJSON(args []string) bool {
 	case "--version", "-v":
 		command = "version"
 	}
-	known := false
-	for _, c := range allCommands {
-		known = known || c == command
-	}
 	rest := args[i+1:]
 	for j := 0; j < len(rest); j++ {
 		a := rest[j]
 		if a == "--json-output" || a == "--explain" {
 			return true
 		}
-		if spec, ok := flags[a]; ok && known && spec.value && accepts(spec, command) {
+		if f, ok := flags[a]; ok && f.Value != "" && f.Knows(command) {
 			j++ // its value
 		}
 	}

@@ -14,7 +14,7 @@ Patch options (check, apply):
   -i, --input FILE           read the patch from FILE (default: stdin)
   -pN, -p N, --strip N       strip N leading path components (default 1)
   -R, --reverse              apply the patch in reverse
-  --dry-run                  validate through apply without writing
+  --dry-run                  apply only: validate through apply without writing
 
 Move options (plan, move):
   --json PATH|-              read the move request (JSON) from PATH or stdin

@@ -23,10 +23,13 @@ type Requirement struct {
 
 // Index is a decoded requirements.json.
 type Index struct {
-	Version      string        `json:"version"`
-	Profiles     []string      `json:"profiles"`
-	ErrorCodes   []string      `json:"error_codes,omitempty"`
-	Requirements []Requirement `json:"requirements"`
+	Version    string   `json:"version"`
+	Profiles   []string `json:"profiles"`
+	ErrorCodes []string `json:"error_codes,omitempty"`
+	// Options is a spec's table of command-line options, left for the
+	// spec's package to decode (blockpatch's spec.Options).
+	Options      json.RawMessage `json:"options,omitempty"`
+	Requirements []Requirement   `json:"requirements"`
 
 	byID map[string]Requirement
 }

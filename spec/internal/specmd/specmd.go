@@ -22,6 +22,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/plainjson"
 )
 
 // Areas lists blockpatch's requirement areas in the order its markdown gives
@@ -65,6 +67,25 @@ func Blockpatch(profiles []string) Layout {
 	return Layout{Name: "blockpatch", Profiles: profiles, Areas: Areas, CodeArea: ErrorCodeArea, Marker: "clarification"}
 }
 
+// OptionArea is the area whose "### Options" table lists the options.
+const OptionArea = "CLI"
+
+// Option is one row of the options table: an option, how it is written and
+// the commands that take it.
+type Option struct {
+	Long     string   `json:"long"`            // "--strip"
+	Short    string   `json:"short,omitempty"` // "-p", or empty
+	Value    string   `json:"value,omitempty"` // "path", "dir", "count", "text"; empty for a flag
+	Equals   bool     `json:"equals"`          // --long=value is accepted
+	Commands []string `json:"commands"`        // the commands that take it; "leading": before the command
+	// Invalid lists the commands that read the option but then refuse it
+	// with invalid_option.
+	Invalid []string `json:"invalid,omitempty"`
+}
+
+// OptionCommands are the words the commands column may hold.
+var OptionCommands = []string{"leading", "check", "apply", "plan", "move", "version"}
+
 // Requirement is one numbered requirement line.
 type Requirement struct {
 	ID            string
@@ -91,6 +112,7 @@ type Document struct {
 	Version      string
 	Profiles     []string
 	ErrorCodes   []string
+	Options      []Option
 	Requirements []Requirement
 	// NoCodeTable leaves "error_codes" out of the index, for a document
 	// whose layout has no code area.
@@ -107,6 +129,7 @@ var (
 	// ones are reported rather than skipped.
 	candidateRE = regexp.MustCompile(`^\s*[-*+]\s*\*\*[A-Z]+-[0-9]`)
 	codeRowRE   = regexp.MustCompile("^\\| `([a-z0-9_]+)` \\| (\\S.*\\S) \\|$")
+	optionRowRE = regexp.MustCompile("^\\| `(--[a-z0-9-]+)` \\| (?:`(-[a-zA-Z])`|—) \\| (path|dir|count|text|—) \\| (yes|no) \\| ([a-z]+(?:, [a-z]+)*) \\| (—|[a-z]+(?:, [a-z]+)*) \\|$")
 )
 
 // Parse reads blockpatch's requirement markdown. profiles lists the spec's
@@ -130,6 +153,7 @@ func ParseLayout(src []byte, l Layout) (*Document, error) {
 	var (
 		area     string
 		inCodes  bool
+		inOpts   bool
 		seenArea = map[string]bool{}
 		seenID   = map[string]int{}
 		seenCode = map[string]int{}
@@ -153,7 +177,7 @@ func ParseLayout(src []byte, l Layout) (*Document, error) {
 			doc.Version = m[1]
 			continue
 		case strings.HasPrefix(line, "## "):
-			inCodes = false
+			inCodes, inOpts = false, false
 			area = ""
 			if m := areaRE.FindStringSubmatch(line); m != nil {
 				if !slices.Contains(l.Areas, m[1]) {
@@ -178,6 +202,10 @@ func ParseLayout(src []byte, l Layout) (*Document, error) {
 				}
 				return nil, fail("error code table outside the %s area", l.CodeArea)
 			}
+			inOpts = strings.TrimSpace(line[4:]) == "Options"
+			if inOpts && area != OptionArea {
+				return nil, fail("options table outside the %s area", OptionArea)
+			}
 			continue
 		}
 		if candidateRE.MatchString(line) {
@@ -191,6 +219,19 @@ func ParseLayout(src []byte, l Layout) (*Document, error) {
 			seenID[r.ID] = n
 			r.Line = n
 			doc.Requirements = append(doc.Requirements, r)
+			continue
+		}
+		if inOpts && strings.HasPrefix(line, "| `") {
+			o, err := parseOption(line)
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			for _, prev := range doc.Options {
+				if prev.Long == o.Long || o.Short != "" && prev.Short == o.Short {
+					return nil, fail("option %s already listed", o.Long)
+				}
+			}
+			doc.Options = append(doc.Options, o)
 			continue
 		}
 		if inCodes && strings.HasPrefix(line, "| `") {
@@ -223,6 +264,34 @@ func ParseLayout(src []byte, l Layout) (*Document, error) {
 		return nil, fmt.Errorf("no error code table")
 	}
 	return doc, nil
+}
+
+// parseOption reads one row of the options table.
+func parseOption(line string) (Option, error) {
+	m := optionRowRE.FindStringSubmatch(line)
+	if m == nil {
+		return Option{}, fmt.Errorf("malformed option row; want %q", "| `--long` | `-s` or — | path, dir, count, text or — | yes or no | command, … | command, … or — |")
+	}
+	o := Option{Long: m[1], Short: m[2], Equals: m[4] == "yes", Commands: strings.Split(m[5], ", ")}
+	if m[6] != "—" {
+		o.Invalid = strings.Split(m[6], ", ")
+	}
+	if m[3] != "—" {
+		o.Value = m[3]
+	}
+	if o.Equals && o.Value == "" {
+		return Option{}, fmt.Errorf("flag %s cannot take --name=value", o.Long)
+	}
+	all := append(slices.Clone(o.Commands), o.Invalid...)
+	for i, c := range all {
+		if !slices.Contains(OptionCommands, c) {
+			return Option{}, fmt.Errorf("option %s: unknown command %q", o.Long, c)
+		}
+		if slices.Contains(all[:i], c) {
+			return Option{}, fmt.Errorf("option %s: command %s listed twice", o.Long, c)
+		}
+	}
+	return o, nil
 }
 
 func parseRequirement(reqRE *regexp.Regexp, marker, line, area string, profiles []string) (Requirement, error) {
@@ -279,14 +348,9 @@ func releaseOfProfile(release string, profiles []string) bool {
 func (d *Document) Encode() ([]byte, error) {
 	var b bytes.Buffer
 	str := func(s string) error {
-		var e bytes.Buffer
-		enc := json.NewEncoder(&e)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(s); err != nil {
-			return err
-		}
-		b.Write(bytes.TrimSuffix(e.Bytes(), []byte("\n")))
-		return nil
+		e, err := plainjson.Marshal(s)
+		b.Write(e)
+		return err
 	}
 	list := func(items []string, inline bool) error {
 		if len(items) == 0 {
@@ -327,6 +391,21 @@ func (d *Document) Encode() ([]byte, error) {
 		if err := list(d.ErrorCodes, false); err != nil {
 			return nil, err
 		}
+	}
+	if len(d.Options) > 0 { // only blockpatch's CLI area keeps an options table
+		b.WriteString(",\n  \"options\": [")
+		for i, o := range d.Options {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			e, err := plainjson.Marshal(o)
+			if err != nil {
+				return nil, err
+			}
+			b.WriteString("\n    ")
+			b.Write(e)
+		}
+		b.WriteString("\n  ]")
 	}
 	b.WriteString(",\n  \"requirements\": [")
 	for i, r := range d.Requirements {

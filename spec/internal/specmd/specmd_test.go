@@ -40,6 +40,7 @@ func TestParseValid(t *testing.T) {
 		"FMT": "- **FMT-002** [1.0] (clarification D6) Lines MUST end in `\\n`.\n- **FMT-007** [1.1] (clarification D10, D22) Roles MUST be set.\n- **FMT-003** [1.0] (clarification) A renderer MUST do it.\n" +
 			"- **FMT-004** [1.1.1] (clarification D2, observed 1.1.0) Counts MUST be exact.\n- **FMT-005** [1.0] (clarification, observed 1.0.0) Old MUST hold.\n- **FMT-006** [1.1.1] Warnings MUST be listed.\n",
 		"PLAN": "Prose between requirements is free text.\n",
+		"CLI":  optionTable,
 	}, "")
 	doc, err := Parse([]byte(src), testProfiles)
 	if err != nil {
@@ -50,6 +51,19 @@ func TestParseValid(t *testing.T) {
 	}
 	if got, want := doc.ErrorCodes, []string{"parse_error", "io_error"}; !slices.Equal(got, want) {
 		t.Errorf("error codes %q, want %q", got, want)
+	}
+	wantOpts := []Option{
+		{Long: "--strip", Short: "-p", Value: "count", Equals: true, Commands: []string{"check", "apply"}},
+		{Long: "--dry-run", Commands: []string{"leading", "move"}, Invalid: []string{"check", "version"}},
+	}
+	if len(doc.Options) != len(wantOpts) {
+		t.Errorf("options %+v, want %+v", doc.Options, wantOpts)
+	}
+	for i := range min(len(doc.Options), len(wantOpts)) {
+		g, w := doc.Options[i], wantOpts[i]
+		if g.Long != w.Long || g.Short != w.Short || g.Value != w.Value || g.Equals != w.Equals || !slices.Equal(g.Commands, w.Commands) || !slices.Equal(g.Invalid, w.Invalid) {
+			t.Errorf("option %d = %+v, want %+v", i, g, w)
+		}
 	}
 	if n := len(doc.Requirements); n != len(Areas)+6 {
 		t.Fatalf("%d requirements, want %d", n, len(Areas)+6)
@@ -87,6 +101,10 @@ func TestParseValid(t *testing.T) {
 	}
 }
 
+// optionTable is a valid options table for the CLI area.
+const optionTable = "\n### Options\n\n| option | short | value | `=value` | commands | `invalid_option` on |\n| --- | --- | --- | --- | --- | --- |\n" +
+	"| `--strip` | `-p` | count | yes | check, apply | — |\n| `--dry-run` | — | — | no | leading, move | check, version |\n"
+
 func TestParseErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -118,6 +136,12 @@ func TestParseErrors(t *testing.T) {
 		{"carriage return", strings.Replace(minimal(nil, ""), "## Terms\n", "## Terms\r\n", 1), "carriage return"},
 		{"area out of order", strings.Replace(minimal(nil, ""), "## FMT:", "## PATH:", 1), "out of order"},
 		{"no code table", strings.Replace(minimal(nil, ""), "### Error codes", "### Other", 1), "no error code table"},
+		{"options table outside CLI", minimal(map[string]string{"FMT": optionTable}, ""), "outside the CLI area"},
+		{"malformed option row", minimal(map[string]string{"CLI": optionTable + "| `--x` | -x | — | no | check | — |\n"}, ""), "malformed option row"},
+		{"flag with =value", minimal(map[string]string{"CLI": optionTable + "| `--x` | — | — | yes | check | — |\n"}, ""), "cannot take --name=value"},
+		{"unknown option command", minimal(map[string]string{"CLI": optionTable + "| `--x` | — | — | no | chek | — |\n"}, ""), "unknown command"},
+		{"command twice", minimal(map[string]string{"CLI": optionTable + "| `--x` | — | — | no | check | check |\n"}, ""), "listed twice"},
+		{"duplicate option", minimal(map[string]string{"CLI": optionTable + "| `--y` | `-p` | — | no | check | — |\n"}, ""), "already listed"},
 		{"code table outside ERR", minimal(map[string]string{"FMT": "\n### Error codes\n"}, ""), "outside the ERR area"},
 	}
 	for _, tt := range tests {
@@ -137,6 +161,7 @@ func TestEncode(t *testing.T) {
 		Version:    "1.1",
 		Profiles:   []string{"1.0", "1.1"},
 		ErrorCodes: []string{"parse_error"},
+		Options:    []Option{{Long: "--strip", Short: "-p", Value: "count", Equals: true, Commands: []string{"check"}, Invalid: []string{"move"}}},
 		Requirements: []Requirement{
 			{ID: "FMT-001", Area: "FMT", Since: "1.0", Statement: "A `<path>` & \"quote\" MUST stay.", Decisions: []string{"D1"}},
 			{ID: "OUT-001", Area: "OUT", Since: "1.1", Clarification: true, Statement: "Output MUST be one line."},
@@ -151,6 +176,9 @@ func TestEncode(t *testing.T) {
   "profiles": ["1.0", "1.1"],
   "error_codes": [
     "parse_error"
+  ],
+  "options": [
+    {"long":"--strip","short":"-p","value":"count","equals":true,"commands":["check"],"invalid":["move"]}
   ],
   "requirements": [
     {"id": "FMT-001", "area": "FMT", "since": "1.0", "clarification": false, "statement": "A ` + "`<path>`" + ` & \"quote\" MUST stay."},
