@@ -22,6 +22,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		command = args[0]
 	}
+	switch command {
+	case "record":
+		return record(args[1:], stdin, stdout, stderr)
+	case "replay":
+		return replayCmd(args[1:], stdout, stderr)
+	}
 	if len(args) > 1 {
 		fmt.Fprintf(stderr, "patchdiff: %s takes no arguments (run with -h for help)\n", command)
 		return 2
