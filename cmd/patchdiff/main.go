@@ -34,7 +34,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch command {
 	case "serve":
-		if err := pdrunner.Serve(stdin, stdout, embedded.PatchDIFFHello(), embedded.ApplyPatchDIFF); err != nil {
+		if err := pdrunner.ServeOps(stdin, stdout, embedded.PatchDIFFHello(), embedded.PatchDIFFOperations()); err != nil {
 			fmt.Fprintf(stderr, "patchdiff: %v\n", err)
 			return 1
 		}
