@@ -1,8 +1,13 @@
 package embedded
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 	refpd "github.com/blockpatch-conformance/blockpatch-conformance/reference/patchdiff"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference/patchdiff/replay"
 	pdrunner "github.com/blockpatch-conformance/blockpatch-conformance/runner/patchdiff"
 	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
 )
@@ -14,7 +19,36 @@ func PatchDIFFHello() pdrunner.Hello {
 		Name:            "reference PatchDIFF runtime (blockpatch-conformance)",
 		Version:         cli.Version,
 		RuntimeVersions: pdspec.ProfileNames(),
+		Operations:      []string{pdrunner.OperationApply, pdrunner.OperationReplay},
 	}
+}
+
+// PatchDIFFOperations are the reference's answers by operation: a runtime
+// call and a replay.
+func PatchDIFFOperations() map[string]pdrunner.Apply {
+	return map[string]pdrunner.Apply{pdrunner.OperationApply: ApplyPatchDIFF, pdrunner.OperationReplay: ReplayPatchDIFF}
+}
+
+// ReplayPatchDIFF answers one replay request, {"history": [row, …]} with
+// each row an object of one member named after its table, with the
+// reference verifier's report (spec/patchdiff REPLAY). Its error is a
+// request that is not such a document.
+func ReplayPatchDIFF(request []byte) ([]byte, error) {
+	var req struct {
+		History []json.RawMessage `json:"history"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(request))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return nil, fmt.Errorf("replay request: %v", err)
+	}
+	h := &replay.History{}
+	for i, line := range req.History {
+		if err := h.AddLine(line); err != nil {
+			return nil, fmt.Errorf("replay request: history[%d]: %v", i, err)
+		}
+	}
+	return replay.Verify(h).MarshalJSON()
 }
 
 // ApplyPatchDIFF answers one runtime request document with the reference
@@ -35,6 +69,6 @@ func PatchDIFF() pdrunner.Applier {
 	hello := PatchDIFFHello()
 	return pdrunner.InProcess{
 		Name:  "embedded reference PatchDIFF runtime " + cli.Version + " (in process)",
-		Serve: func(line []byte) []byte { return pdrunner.Respond(line, hello, ApplyPatchDIFF) },
+		Serve: func(line []byte) []byte { return pdrunner.RespondOps(line, hello, PatchDIFFOperations()) },
 	}
 }

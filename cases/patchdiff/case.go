@@ -20,8 +20,15 @@ type Case struct {
 	// implementers should do: its failure never fails a certificate.
 	Recommended bool
 
+	// Operation is what the case asks of the applier: OperationApply (a
+	// runtime call: Request and Expect) or OperationReplay (Replay).
+	Operation string
+
 	Request Request
 	Expect  Expect
+	// Replay is the replay request and expectation; nil for a runtime
+	// call.
+	Replay *ReplayCase
 }
 
 // Area returns the first element of the case's name.
@@ -165,6 +172,9 @@ type Fact struct {
 // transaction as JSON strings with their escapes exactly as the case wrote
 // them, so invalid text reaches the runtime unchanged.
 func (c *Case) RequestJSON() []byte {
+	if c.Replay != nil {
+		return c.Replay.Request
+	}
 	r := &c.Request
 	var b []byte
 	b = append(b, '{')

@@ -79,6 +79,9 @@ func roundTrip(t *testing.T, r *Result) *Result {
 func TestPerfectResultsConform(t *testing.T) {
 	t.Parallel()
 	for _, c := range loadCorpus(t) {
+		if c.Replay != nil {
+			continue // TestPerfectReplayReports
+		}
 		for _, d := range c.Compare(perfect(t, c)) {
 			if strings.Contains(d.Text, "want a string of") { // diagnostic_lengths of strings no case spells out
 				continue
@@ -187,5 +190,56 @@ func TestMatchSubset(t *testing.T) {
 		if d := MatchSubset(w, g); (d == "") != tt.ok {
 			t.Errorf("%s: MatchSubset = %q, want ok %v", tt.name, d, tt.ok)
 		}
+	}
+}
+
+// perfectReport builds the report a replay case expects.
+func perfectReport(c *Case) []byte {
+	x := c.Replay.Expect
+	m := map[string]any{"status": x.Status, "failure": nil, "materialized_state_checks": nil, "materialized_state_matches": nil,
+		"reconstructed_hash": nil, "reconstructed_version": nil}
+	if x.Failure != nil {
+		m["failure"] = map[string]any{"failure_reason": x.Failure.FailureReason, "table": x.Failure.Table, "row_id": x.Failure.RowID,
+			"check": x.CheckRecommended, "runtime_failure_reason": x.RuntimeReasonRecommended}
+	} else {
+		all := true
+		for _, v := range x.MaterializedStateChecks {
+			all = all && v
+		}
+		m["materialized_state_checks"], m["materialized_state_matches"] = x.MaterializedStateChecks, all
+		m["reconstructed_hash"], m["reconstructed_version"] = x.ReconstructedHash, *x.ReconstructedVersion
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// TestPerfectReplayReports: each replay case's ideal report conforms, and
+// breaking its status, label or row fails it.
+func TestPerfectReplayReports(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, c := range loadCorpus(t) {
+		if c.Replay == nil {
+			continue
+		}
+		n++
+		good := perfectReport(c)
+		if ds := c.CompareReplay(good); len(ds) > 0 {
+			t.Errorf("%s: %v", c.Name, ds)
+		}
+		var m map[string]any
+		json.Unmarshal(good, &m)
+		if m["status"] == "verified" {
+			m["reconstructed_version"] = -1.0
+		} else {
+			m["failure"].(map[string]any)["row_id"] = 999999
+		}
+		bad, _ := json.Marshal(m)
+		if !Failed(c.CompareReplay(bad)) {
+			t.Errorf("%s: a broken report passes", c.Name)
+		}
+	}
+	if n < 60 {
+		t.Errorf("%d replay cases, want at least 60", n)
 	}
 }

@@ -94,6 +94,7 @@ type rawCase struct {
 	Requirements []string        `json:"requirements"`
 	Description  string          `json:"description"`
 	Recommended  bool            `json:"recommended"`
+	Operation    string          `json:"operation"`
 	Request      json.RawMessage `json:"request"`
 	Expect       json.RawMessage `json:"expect"`
 }
@@ -184,15 +185,28 @@ func (o Options) Parse(name string, data []byte) (*Case, error) {
 	if strings.TrimSpace(raw.Description) == "" || strings.ContainsAny(raw.Description, "\n\r") {
 		ck.fail("description", "one non-empty line")
 	}
-	if raw.Request == nil {
+	c.Operation = OperationApply
+	switch {
+	case raw.Operation == OperationReplay:
+		c.Operation = OperationReplay
+		if raw.Request == nil || raw.Expect == nil {
+			ck.fail("", "a replay case has a request and an expectation")
+		} else {
+			ck.replay(raw.Request, raw.Expect, c)
+		}
+	case raw.Operation != "" && raw.Operation != OperationApply:
+		ck.fail("operation", "%q: want apply or replay", raw.Operation)
+	case raw.Request == nil:
 		ck.fail("request", "missing")
-	} else {
+	default:
 		ck.request(raw.Request, &c.Request)
 	}
-	if raw.Expect == nil {
-		ck.fail("expect", "missing")
-	} else {
-		ck.expect(raw.Expect, c)
+	if raw.Operation != OperationReplay {
+		if raw.Expect == nil {
+			ck.fail("expect", "missing")
+		} else {
+			ck.expect(raw.Expect, c)
+		}
 	}
 	if len(ck.errs) > 0 {
 		return nil, errors.Join(ck.errs...)

@@ -22,13 +22,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		command = args[0]
 	}
+	switch command {
+	case "record":
+		return record(args[1:], stdin, stdout, stderr)
+	case "replay":
+		return replayCmd(args[1:], stdout, stderr)
+	}
 	if len(args) > 1 {
 		fmt.Fprintf(stderr, "patchdiff: %s takes no arguments (run with -h for help)\n", command)
 		return 2
 	}
 	switch command {
 	case "serve":
-		if err := pdrunner.Serve(stdin, stdout, embedded.PatchDIFFHello(), embedded.ApplyPatchDIFF); err != nil {
+		if err := pdrunner.ServeOps(stdin, stdout, embedded.PatchDIFFHello(), embedded.PatchDIFFOperations()); err != nil {
 			fmt.Fprintf(stderr, "patchdiff: %v\n", err)
 			return 1
 		}

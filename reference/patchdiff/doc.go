@@ -14,7 +14,8 @@
 //
 // The package does no I/O and keeps no state: locking, commit, logs,
 // idempotency, SAVE and replay are the service's (spec/patchdiff's list of
-// out-of-scope duties). All offsets are in code points; the buffer is kept
+// out-of-scope duties); package replay, beside it, verifies stored history by
+// calling Apply with warnings off. All offsets are in code points; the buffer is kept
 // as UTF-8 and converted only where an offset is read, with a fast path for
 // ASCII text.
 package patchdiff

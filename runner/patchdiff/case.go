@@ -146,9 +146,20 @@ func (r *Runner) runCase(ctx context.Context, pool *sessions, hello *Hello, l lo
 		res.Verdict, res.Reason = runner.Unsupported, "the applier does not list "+since+" in its handshake"
 		return res
 	}
+	if c.Replay != nil {
+		res.Protocol, res.Expect = "replay", c.Replay.Expect.Status
+		if !hello.Supports(OperationReplay) {
+			res.Verdict, res.Reason = runner.Unsupported, "the applier does not list the replay operation in its handshake"
+			return res
+		}
+	}
 	start := time.Now()
 	id := caseID(pos)
-	line, err := (&Message{ID: id, Request: c.RequestJSON()}).Line()
+	msg := &Message{ID: id, Request: c.RequestJSON()}
+	if c.Replay != nil {
+		msg.Operation = OperationReplay
+	}
+	line, err := msg.Line()
 	if err != nil {
 		res.Verdict, res.Reason = runner.Error, "encoding the request: "+err.Error()
 		return res
@@ -216,12 +227,18 @@ func (r *Runner) exchange(ctx context.Context, pool *sessions, c *pdcases.Case, 
 	case m.Result == nil:
 		return runner.Fail, []string{"the answer holds no result"}, nil
 	}
-	got, err := pdcases.ParseResult(m.Result)
-	if err != nil {
-		return runner.Fail, []string{"the result is not a result object: " + err.Error()}, nil
+	var ds []pdcases.Difference
+	if c.Replay != nil {
+		ds = c.CompareReplay(m.Result)
+	} else {
+		got, err := pdcases.ParseResult(m.Result)
+		if err != nil {
+			return runner.Fail, []string{"the result is not a result object: " + err.Error()}, nil
+		}
+		ds = c.Compare(got)
 	}
 	var problems, advice []string
-	for _, d := range c.Compare(got) {
+	for _, d := range ds {
 		if d.Recommended {
 			advice = append(advice, "recommended: "+d.Text)
 		} else {

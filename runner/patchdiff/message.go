@@ -22,11 +22,14 @@ const MaxLine = 64 << 20
 // that every byte of the runtime's JSON (escapes of lone surrogates
 // included) passes through unchanged.
 type Message struct {
-	ID      string          `json:"id"`
-	Hello   *Hello          `json:"hello,omitempty"`
-	Request json.RawMessage `json:"request,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *MessageError   `json:"error,omitempty"`
+	ID    string `json:"id"`
+	Hello *Hello `json:"hello,omitempty"`
+	// Operation says what a request asks: "apply" (a runtime call, the
+	// default when absent) or "replay" (a stored history to verify).
+	Operation string          `json:"operation,omitempty"`
+	Request   json.RawMessage `json:"request,omitempty"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	Error     *MessageError   `json:"error,omitempty"`
 }
 
 // Hello is the handshake: the protocol version, and from the adapter its
@@ -36,6 +39,28 @@ type Hello struct {
 	Name            string   `json:"name,omitempty"`
 	Version         string   `json:"version,omitempty"`
 	RuntimeVersions []string `json:"runtime_versions,omitempty"`
+	// Operations lists the request operations the adapter answers; absent
+	// means only "apply".
+	Operations []string `json:"operations,omitempty"`
+}
+
+// The request operations of the protocol.
+const (
+	OperationApply  = "apply"
+	OperationReplay = "replay"
+)
+
+// Supports reports whether the adapter answers operation op.
+func (h *Hello) Supports(op string) bool {
+	if len(h.Operations) == 0 {
+		return op == OperationApply
+	}
+	for _, o := range h.Operations {
+		if o == op {
+			return true
+		}
+	}
+	return false
 }
 
 // MessageError is an adapter's answer when it could not produce a result.

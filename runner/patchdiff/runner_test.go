@@ -121,3 +121,38 @@ func TestKeep(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayOperation: replay cases go to an adapter with operation
+// "replay" only when its handshake lists it; an adapter that lists only
+// apply (or nothing) has them reported unsupported, never run.
+func TestReplayOperation(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		hello string
+		want  runner.Verdict
+	}{
+		{`{"protocol":"patchdiff-adapter/1"}`, runner.Unsupported},
+		{`{"protocol":"patchdiff-adapter/1","operations":["apply"]}`, runner.Unsupported},
+		{`{"protocol":"patchdiff-adapter/1","operations":["apply","replay"]}`, runner.Fail},
+	} {
+		// The adapter answers every request with the operation it was
+		// sent, as an error: a sent replay case fails with "replay".
+		cmd, err := runner.NewCommand([]string{"sh", "-c", `read l; echo '{"id":"hello","hello":` + tt.hello + `}'
+while read l; do id=$(printf '%s' "$l" | sed 's/^{"id":"\([^"]*\)".*/\1/'); op=$(printf '%s' "$l" | sed 's/^{"id":"[^"]*","operation":"\([a-z]*\)".*/\1/'); echo "{\"id\":\"$id\",\"error\":{\"message\":\"got $op\"}}"; done`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := New(Stream{cmd})
+		r.Sources = []Source{Dir("testdata/replay")}
+		r.TempDir, r.NoIsolation, r.Timeout = t.TempDir(), true, 5*time.Second
+		rep, err := r.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range rep.Results {
+			if res.Verdict != tt.want || (tt.want == runner.Fail && !strings.Contains(res.Reason, "got replay")) {
+				t.Errorf("%s: %s: %s (%s), want %s", tt.hello, res.Name, res.Verdict, res.Reason, tt.want)
+			}
+		}
+	}
+}

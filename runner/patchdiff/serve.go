@@ -17,6 +17,12 @@ type Apply func(request []byte) (result []byte, err error)
 // written in Go: the handshake with hello (its protocol set), a result or
 // an error message for a request.
 func Respond(line []byte, hello Hello, apply Apply) []byte {
+	return RespondOps(line, hello, map[string]Apply{OperationApply: apply})
+}
+
+// RespondOps is Respond for an adapter that answers several operations,
+// each by its own function; the handshake lists them.
+func RespondOps(line []byte, hello Hello, ops map[string]Apply) []byte {
 	m, err := ParseMessage(line)
 	if err != nil {
 		return errorLine("", err)
@@ -25,8 +31,24 @@ func Respond(line []byte, hello Hello, apply Apply) []byte {
 	switch {
 	case m.Hello != nil:
 		hello.Protocol = Protocol
+		if len(ops) > 1 || ops[OperationApply] == nil {
+			hello.Operations = nil
+			for _, op := range []string{OperationApply, OperationReplay} {
+				if ops[op] != nil {
+					hello.Operations = append(hello.Operations, op)
+				}
+			}
+		}
 		out.Hello = &hello
 	case m.Request != nil:
+		op := m.Operation
+		if op == "" {
+			op = OperationApply
+		}
+		apply := ops[op]
+		if apply == nil {
+			return errorLine(m.ID, fmt.Errorf("operation %q is not supported", op))
+		}
 		result, err := apply(m.Request)
 		if err != nil {
 			return errorLine(m.ID, err)
@@ -50,6 +72,11 @@ func errorLine(id string, err error) []byte {
 // Serve answers protocol lines from r on w until r ends: the stream mode of
 // an adapter written in Go, and with one line its one-shot mode.
 func Serve(r io.Reader, w io.Writer, hello Hello, apply Apply) error {
+	return ServeOps(r, w, hello, map[string]Apply{OperationApply: apply})
+}
+
+// ServeOps is Serve for an adapter that answers several operations.
+func ServeOps(r io.Reader, w io.Writer, hello Hello, ops map[string]Apply) error {
 	in := bufio.NewReaderSize(r, 64<<10)
 	out := bufio.NewWriter(w)
 	for {
@@ -60,7 +87,7 @@ func Serve(r io.Reader, w io.Writer, hello Hello, apply Apply) error {
 		if err != nil {
 			return err
 		}
-		out.Write(Respond(line, hello, apply))
+		out.Write(RespondOps(line, hello, ops))
 		out.WriteByte('\n')
 		if err := out.Flush(); err != nil {
 			return err

@@ -34,6 +34,12 @@ func main() {
 		seen[c.name] = true
 		files[c.name] = c.encode()
 	}
+	for name, data := range replayCases() {
+		if seen[name] {
+			log.Fatalf("case %s twice", name)
+		}
+		files[name] = data
+	}
 	if err := os.RemoveAll(*out); err != nil {
 		log.Fatal(err)
 	}

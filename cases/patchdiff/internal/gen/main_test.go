@@ -17,6 +17,9 @@ func TestCorpusIsFresh(t *testing.T) {
 	for _, c := range allCases() {
 		want[c.name] = c.encode()
 	}
+	for name, data := range replayCases() {
+		want[name] = data
+	}
 	seen := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
