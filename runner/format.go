@@ -164,22 +164,22 @@ func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
 	fmt.Fprintf(b, "== %s ==\n", title)
 	tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
 	row := func(k, format string, args ...any) { fmt.Fprintf(tw, "%s\t"+format+"\n", append([]any{k}, args...)...) }
-	row("implementation", "%s", c.Implementation.Name)
+	row("implementation", "%s", oneLine(c.Implementation.Name))
 	for i, f := range c.Implementation.Files {
 		k := "file"
 		if i == 0 {
 			k = "executable"
 		}
-		row(k, "%s sha256:%s", f.Path, f.SHA256)
+		row(k, "%s sha256:%s", oneLine(f.Path), f.SHA256)
 	}
 	if c.Implementation.Build != "" {
 		row("build", "%s", c.Implementation.Build)
 	}
-	version := c.Version
+	version := oneLine(c.Version)
 	if version == "" {
 		version = "(no version command)"
 	}
-	row("version", "%s", strings.ReplaceAll(version, "\n", " / "))
+	row("version", "%s", version)
 	row("profile", "%s", c.Profile)
 	derived := ""
 	if c.Corpus.Derived > 0 {
@@ -224,6 +224,18 @@ func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
 	b.WriteString("\n")
 	table(b, "profile", c.Profiles)
 	fmt.Fprintf(b, "\n%d passed, %d failed, %d skipped\n", c.Passed, c.Failed, c.Skipped)
+}
+
+// oneLine renders what an implementation said of itself for one line of
+// the certificate: its lines joined with " / ", and control bytes (a
+// terminal's escape sequences) and invalid UTF-8 written out, as all its
+// other output is.
+func oneLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = visible([]byte(l))
+	}
+	return strings.Join(lines, " / ")
 }
 
 func table(b *strings.Builder, name string, rows []Row) {

@@ -100,6 +100,9 @@ func (f *Flags) Settings(args, impl []string) (runner.Settings, error) {
 		Profile: f.Profile, Parallel: f.Parallel, Timeout: f.Timeout, Seed: f.Seed,
 		Keep: f.Keep, NoIsolation: f.NoIsolation,
 	}
+	if f.Parallel < 1 {
+		return s, fmt.Errorf("--parallel %d: run at least one case at a time", f.Parallel)
+	}
 	var err error
 	if s.RunRegexp, err = compile("-run", f.Run); err != nil {
 		return s, err
@@ -122,7 +125,9 @@ func (f *Flags) Certify(s *runner.Settings, run func(context.Context) (*runner.R
 	if tty {
 		s.Progress = func(p runner.Progress) { fmt.Fprintf(stderr, "\r\033[K%s", p.Line(100)) }
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// An interrupt, a terminal hung up or a polite kill all end the run
+	// the same way: commands killed, the temp root removed, exit 2.
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	rep, err := run(ctx)
 	if tty {

@@ -1,6 +1,10 @@
 package certcmd
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 // TestRerun: the rerun line drops the selection, the seed and --keep, and
 // adds its own, so it runs the one case in the same order.
@@ -11,5 +15,17 @@ func TestRerun(t *testing.T) {
 	want := `blockpatch-conformance -run '^paths/a\.b$' --seed 9 --keep -v --cases 'dir with space' -- ./impl --flag`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestSettingsRefuseNoParallelism: --parallel 0 or below is a bad flag,
+// not the default taken silently.
+func TestSettingsRefuseNoParallelism(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, -3} {
+		f := Flags{Parallel: n, Timeout: time.Second}
+		if _, err := f.Settings(nil, nil); err == nil || !strings.Contains(err.Error(), "--parallel") {
+			t.Errorf("--parallel %d: %v, want an error naming --parallel", n, err)
+		}
 	}
 }
