@@ -130,7 +130,7 @@ func scanJSON(data []byte) (string, error) {
 	if tok != json.Delim('{') {
 		return "", errors.New("a case file holds one JSON object")
 	}
-	if f, err := scanObject(dec, data, "", false); err != nil {
+	if f, err := scanObject(dec, data, "", false, 1); err != nil {
 		return f, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -139,7 +139,12 @@ func scanJSON(data []byte) (string, error) {
 	return "", nil
 }
 
-func scanObject(dec *json.Decoder, data []byte, field string, nullOK bool) (string, error) {
+// maxDepth bounds how deep a case file may nest its objects and arrays:
+// the deepest field a case has is a few levels down, and scanning a deeper
+// document would cost memory with the square of its depth.
+const maxDepth = 32
+
+func scanObject(dec *json.Decoder, data []byte, field string, nullOK bool, depth int) (string, error) {
 	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -152,7 +157,7 @@ func scanObject(dec *json.Decoder, data []byte, field string, nullOK bool) (stri
 			return child, errors.New("key appears twice in the same object")
 		}
 		seen[key] = true
-		if f, err := scanValue(dec, data, child, nullOK || nullHome.MatchString(child)); err != nil {
+		if f, err := scanValue(dec, data, child, nullOK || nullHome.MatchString(child), depth); err != nil {
 			return f, err
 		}
 	}
@@ -162,10 +167,13 @@ func scanObject(dec *json.Decoder, data []byte, field string, nullOK bool) (stri
 	return "", nil
 }
 
-func scanValue(dec *json.Decoder, data []byte, field string, nullOK bool) (string, error) {
+func scanValue(dec *json.Decoder, data []byte, field string, nullOK bool, depth int) (string, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return field, syntaxError(data, err)
+	}
+	if (tok == json.Delim('{') || tok == json.Delim('[')) && depth >= maxDepth {
+		return field, fmt.Errorf("nested deeper than %d levels", maxDepth)
 	}
 	switch tok {
 	case nil:
@@ -173,10 +181,10 @@ func scanValue(dec *json.Decoder, data []byte, field string, nullOK bool) (strin
 			return field, errors.New("null is not a value here; leave the field out")
 		}
 	case json.Delim('{'):
-		return scanObject(dec, data, field, nullOK)
+		return scanObject(dec, data, field, nullOK, depth+1)
 	case json.Delim('['):
 		for i := 0; dec.More(); i++ {
-			if f, err := scanValue(dec, data, fieldIndex(field, i), nullOK); err != nil {
+			if f, err := scanValue(dec, data, fieldIndex(field, i), nullOK, depth+1); err != nil {
 				return f, err
 			}
 		}

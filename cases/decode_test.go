@@ -3,6 +3,8 @@ package cases
 import (
 	"encoding/json"
 	"io/fs"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -282,6 +284,26 @@ func TestEntryKind(t *testing.T) {
 	} {
 		if got := e.Kind(); got != want {
 			t.Errorf("%+v.Kind() = %q, want %q", *e, got, want)
+		}
+	}
+}
+
+// TestDeepNestingRefusedEarly: a case file that nests far deeper than any
+// case needs is refused, naming the depth, without the memory a scan of
+// every level would take (a 64 KB file of "[" once took 1.57 GB).
+// Not parallel: it measures its own allocations.
+func TestDeepNestingRefusedEarly(t *testing.T) {
+	for _, open := range []string{"[", `{"a":`} {
+		data := []byte(`{"expect": "pass", "files": ` + strings.Repeat(open, 5_000))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Options{}.Parse("area/deep", data)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), "nested deeper than") {
+			t.Errorf("%q×5000: %v, want a nesting error", open, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+			t.Errorf("%q×5000: parsing allocated %d MB", open, grew>>20)
 		}
 	}
 }
