@@ -169,3 +169,28 @@ func TestWriteRefusesWritingThroughItsOwnSymlink(t *testing.T) {
 		t.Error("written through the symlink")
 	}
 }
+
+// TestReadTreeBoundsDepth: a chain of folders deeper than the limit is an
+// error, found without walking the whole chain.
+func TestReadTreeBoundsDepth(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := dir
+	for range 200 {
+		p = filepath.Join(p, "d")
+	}
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadTree(dir)
+	if err == nil || !strings.Contains(err.Error(), "deeper than 64") {
+		t.Errorf("ReadTree of a chain 200 deep: %v, want the depth limit", err)
+	}
+	shallow := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(shallow, "a", "b", "c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadTree(shallow); err != nil {
+		t.Errorf("ReadTree of a chain 3 deep: %v", err)
+	}
+}
