@@ -120,14 +120,46 @@ func isReverseFlag(a string) bool { return a == "-R" || a == "--reverse" }
 // ExpandArgs replaces the placeholders in args: {work} by work, {inputs}
 // by inputs, and {patch} by the case's patch file inside inputs.
 func ExpandArgs(args []string, work, inputs string) []string {
-	r := strings.NewReplacer(
-		WorkPlaceholder, work,
-		InputsPlaceholder, inputs,
-		PatchPlaceholder, filepath.Join(inputs, PatchFile),
-	)
+	r := placeholders(work, inputs)
 	out := make([]string, len(args))
 	for i, a := range args {
 		out[i] = r.Replace(a)
 	}
 	return out
+}
+
+func placeholders(work, inputs string) *strings.Replacer {
+	return strings.NewReplacer(
+		WorkPlaceholder, work,
+		InputsPlaceholder, inputs,
+		PatchPlaceholder, filepath.Join(inputs, PatchFile),
+	)
+}
+
+// ExpandJSON returns a step's expected JSON with the placeholders of its
+// string values replaced as ExpandArgs replaces them, for the few details
+// that are absolute paths (OUT-020's exception).
+func ExpandJSON(v any, work, inputs string) any {
+	r := placeholders(work, inputs)
+	var expand func(any) any
+	expand = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			return r.Replace(x)
+		case map[string]any:
+			out := make(map[string]any, len(x))
+			for k, e := range x {
+				out[k] = expand(e)
+			}
+			return out
+		case []any:
+			out := make([]any, len(x))
+			for i, e := range x {
+				out[i] = expand(e)
+			}
+			return out
+		}
+		return v
+	}
+	return expand(v)
 }

@@ -160,7 +160,7 @@ func (cr *caseRun) steps() *stepError {
 			}
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("want one JSON object on %s, but it is %s", map[bool]string{true: "stdout", false: "stderr"}[o.Exit == 0], describeErr(err)))
-			} else if d := matchStepJSON(s.JSON, raw, o.Exit); d != "" {
+			} else if d := matchStepJSON(cases.ExpandJSON(s.JSON, cr.work, cr.inputs).(map[string]any), raw, o.Exit); d != "" {
 				problems = append(problems, fmt.Sprintf("the JSON on %s differs (-want +got):\n%s", where, d))
 			}
 		}
