@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/benchshape"
 )
 
 const benchSize = 64 << 20
@@ -92,6 +95,99 @@ func BenchmarkCheck64MiB(b *testing.B) {
 		ws, _ := NewWorkspace(root)
 		if _, err := Check([]byte(patch), ws, Options{Strip: 1}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// benchShapeSizes are the sizes, in MiB, of the shape benchmarks.
+var benchShapeSizes = []int{1, 16, 64}
+
+// shapeBench is one shape's tree at one size with its rendered patch and
+// the searches check makes in it.
+type shapeBench struct {
+	files MapFiles
+	patch []byte
+	// finds are the needles check searches for, each with the file it
+	// searches.
+	finds []struct{ data, needle []byte }
+	bytes int64 // the bytes of the files the move touches
+}
+
+func newShapeBench(b *testing.B, s benchshape.Shape, size int) *shapeBench {
+	b.Helper()
+	t := s.Build(size)
+	req, err := DecodeRequest(t.Request())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sb := &shapeBench{files: MapFiles(t.Files)}
+	plan, err := PlanRequest(req, sb.files)
+	if err != nil {
+		b.Fatalf("%s: %v", s.Name, err)
+	}
+	sb.patch = []byte(*plan.Result.Patch)
+	p, err := Parse(sb.patch)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := p.Resolve(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, dst := sb.files[m.Src], sb.files[m.Dst]
+	add := func(data []byte, needle ...[]byte) {
+		sb.finds = append(sb.finds, struct{ data, needle []byte }{data, concat(needle...)})
+	}
+	add(src, m.Source.Before, m.Source.Payload, m.Source.After)
+	add(dst, m.Target.Before, m.Target.Payload, m.Target.After)
+	add(dst, m.Target.Before, m.Target.After)
+	for _, path := range t.Touched() {
+		sb.bytes += int64(len(t.Files[path]))
+	}
+	return sb
+}
+
+// BenchmarkShapes measures, for every shape of internal/benchshape at 1,
+// 16 and 64 MiB, the searches check makes (find: the source hunk, the
+// final text and the target anchor, each over its whole file, so MB/s is
+// the search's own speed) and check itself over the files in memory
+// (check: parsing and hashing the payload included; MB/s counts the bytes
+// of the files the move touches once).
+//
+//	go test -run '^$' -bench Shapes -count 5 ./reference
+func BenchmarkShapes(b *testing.B) {
+	for _, s := range benchshape.Shapes {
+		for _, mib := range benchShapeSizes {
+			var sb *shapeBench
+			setup := func(b *testing.B) {
+				if sb == nil {
+					sb = newShapeBench(b, s, mib<<20)
+				}
+			}
+			name := s.Name + "/" + strconv.Itoa(mib) + "MiB"
+			b.Run("find/"+name, func(b *testing.B) {
+				setup(b)
+				var n int64
+				for _, f := range sb.finds {
+					n += int64(len(f.data))
+				}
+				b.SetBytes(n)
+				for b.Loop() {
+					for _, f := range sb.finds {
+						Find(f.data, f.needle)
+					}
+				}
+			})
+			b.Run("check/"+name, func(b *testing.B) {
+				setup(b)
+				b.SetBytes(sb.bytes)
+				for b.Loop() {
+					plan, err := Check(sb.patch, sb.files, Options{Strip: 1})
+					if err != nil || plan.Result.Status != StatusApplied {
+						b.Fatalf("%v %v", err, plan)
+					}
+				}
+			})
 		}
 	}
 }
