@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/benchshape"
 )
@@ -172,22 +174,62 @@ func BenchmarkShapes(b *testing.B) {
 					n += int64(len(f.data))
 				}
 				b.SetBytes(n)
+				cpu := cpuTime()
 				for b.Loop() {
 					for _, f := range sb.finds {
 						Find(f.data, f.needle)
 					}
 				}
+				reportCPU(b, cpu, n)
 			})
+			if s.Name == "filler" {
+				// The limit: the runtime's IndexByte reading the
+				// whole file for a byte it does not hold, the
+				// speed at which this machine reads memory.
+				b.Run("limit/"+strconv.Itoa(mib)+"MiB", func(b *testing.B) {
+					setup(b)
+					data := sb.finds[0].data
+					b.SetBytes(int64(len(data)))
+					cpu := cpuTime()
+					for b.Loop() {
+						if bytes.IndexByte(data, 0xff) >= 0 {
+							b.Fatal("0xff in the filler")
+						}
+					}
+					reportCPU(b, cpu, int64(len(data)))
+				})
+			}
 			b.Run("check/"+name, func(b *testing.B) {
 				setup(b)
 				b.SetBytes(sb.bytes)
+				cpu := cpuTime()
 				for b.Loop() {
 					plan, err := Check(sb.patch, sb.files, Options{Strip: 1})
 					if err != nil || plan.Result.Status != StatusApplied {
 						b.Fatalf("%v %v", err, plan)
 					}
 				}
+				reportCPU(b, cpu, sb.bytes)
 			})
 		}
+	}
+}
+
+// cpuTime is the CPU time this process has used. On a machine shared with
+// other work, wall time per operation grows with the load while CPU time
+// barely does, so the shape benchmarks report both.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports cpu-MB/s: the bytes of an operation over the CPU time
+// it took since start (the process's, so garbage collection included).
+func reportCPU(b *testing.B, start time.Duration, bytes int64) {
+	if d := cpuTime() - start; d > 0 && b.N > 0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/1e6/d.Seconds(), "cpu-MB/s")
 	}
 }
