@@ -16,7 +16,7 @@ import (
 
 var (
 	searchSeed  = flag.Int64("search.seed", 20261203, "seed of the search property test")
-	searchCases = flag.Int("search.cases", 3000, "cases the search property test checks")
+	searchCases = flag.Int("search.cases", 1500, "cases the search property test checks")
 )
 
 // naiveIndex is the quadratic oracle: the first offset at or after from
@@ -171,7 +171,7 @@ func TestSearchProperty(t *testing.T) {
 func TestSearchRandom(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(23, 5))
-	for i := range 1500 {
+	for i := range 800 {
 		k := []int{2, 3, 4, 16, 256}[i%5]
 		data := make([]byte, 256+rng.IntN(4<<10))
 		for j := range data {
