@@ -47,6 +47,7 @@ const (
 	sampleWindow  = 1 << 10  // bytes per sample window
 	sampleWindows = 16       // windows sampled from a large haystack
 	sampleMin     = 64 << 10 // a smaller haystack is not sampled
+	shortNeedle   = 31       // see index
 	// The second byte lies at most pairReach bytes before the first and
 	// pairAhead after it: a byte far ahead of the one IndexByte found is
 	// often in a line of memory not read yet, a stall at every candidate.
@@ -80,6 +81,8 @@ type finder struct {
 	pre    int
 	i1, i2 int
 	c1, c2 byte
+	// direct says index uses the runtime's bytes.Index.
+	direct bool
 	// retryAfter is preRetry and vector says pairVector may be used;
 	// tests change them.
 	retryAfter int
@@ -96,7 +99,11 @@ func index(data, needle []byte) int {
 // choice of prefilter; any haystack may be searched).
 func newFinder(data, needle []byte) *finder {
 	f := &finder{needle: needle, retryAfter: preRetry, vector: true}
-	if len(needle) < 2 {
+	// A short needle in a small haystack: the runtime's search costs less
+	// than preparing a finder, and at most shortNeedle comparisons per
+	// byte of the haystack.
+	f.direct = len(needle) <= shortNeedle && len(data) < sampleMin
+	if len(needle) < 2 || f.direct {
 		return f
 	}
 	f.choosePair(data) // Two-Way's factorization waits until it is needed
@@ -117,6 +124,11 @@ func (f *finder) index(data []byte, from int) int {
 		}
 		return -1
 	case n > len(data)-from:
+		return -1
+	case f.direct:
+		if i := bytes.Index(data[from:], f.needle); i >= 0 {
+			return from + i
+		}
 		return -1
 	}
 	if f.pre != preNone {

@@ -37,6 +37,7 @@ func naiveIndex(data, needle []byte, from int) int {
 func finderVariants(data, needle []byte) map[string]*finder {
 	out := map[string]*finder{"chosen": newFinder(data, needle)}
 	words := newFinder(data, needle)
+	words.direct = false
 	if len(needle) >= 2 {
 		words.pre, words.vector, words.retryAfter = prePairs, false, 7
 		if words.i1 == words.i2 {
@@ -46,6 +47,7 @@ func finderVariants(data, needle []byte) map[string]*finder {
 	out["pairs in words"] = words
 	for _, pre := range []int{preNone, preByte, prePairs} {
 		f := newFinder(data, needle)
+		f.direct = false
 		if len(needle) >= 2 {
 			if f.pre == preNone { // no pair chosen for a short haystack
 				f.i1, f.i2, f.c1, f.c2 = 0, len(needle)-1, needle[0], needle[len(needle)-1]
@@ -266,5 +268,40 @@ func TestSearchLinearOnPathologicalInput(t *testing.T) {
 	}
 	if d := time.Since(start); d > 60*time.Second {
 		t.Errorf("the pathological searches took %v: quadratic?", d)
+	}
+}
+
+// TestSearchLarge: haystacks large enough to be sampled (64 KiB and more),
+// so the pair is chosen as in real use, periodic with a few bytes changed,
+// against the runtime's search (slow on some of these, never wrong).
+func TestSearchLarge(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 6))
+	for i := range 40 {
+		unit := make([]byte, 1+rng.IntN(40))
+		for j := range unit {
+			unit[j] = "ab\nx"[rng.IntN(2+i%3)]
+		}
+		data := bytes.Repeat(unit, (sampleMin+rng.IntN(3*sampleMin))/len(unit)+1)
+		for range rng.IntN(20) {
+			data[rng.IntN(len(data))] = "abxy"[rng.IntN(4)]
+		}
+		at := rng.IntN(len(data))
+		needle := bytes.Clone(data[at:min(len(data), at+2+rng.IntN(3000))])
+		if rng.IntN(2) == 0 {
+			needle[rng.IntN(len(needle))] = "abxy"[rng.IntN(4)]
+		}
+		for name, f := range finderVariants(data, needle) {
+			for _, from := range []int{0, 1, at, len(data) / 2} {
+				want := bytes.Index(data[from:], needle)
+				if want >= 0 {
+					want += from
+				}
+				if got := f.index(data, from); got != want {
+					t.Fatalf("case %d, %s finder (pair %d:%q %d:%q): index from %d = %d, want %d (needle %d bytes)",
+						i, name, f.i1, f.c1, f.i2, f.c2, from, got, want, len(needle))
+				}
+			}
+		}
 	}
 }
