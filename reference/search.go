@@ -11,7 +11,7 @@ import (
 // linear in the worst case, so nothing here may change an answer.
 //
 // A finder is built once per needle and haystack and answers every index
-// call of a scan. It has two parts:
+// call of a scan. It has three parts:
 //
 //   - A prefilter jumps to the next position where two chosen bytes of the
 //     needle, at their offsets, are both present. The pair is chosen from
@@ -23,17 +23,25 @@ import (
 //     jump is the runtime's vectorised IndexByte when the first byte is
 //     rare, else a comparison of both bytes at 32 positions at a time
 //     (AVX2, search_amd64.s) or, without it, 8 at a time in a word.
-//   - Two-Way (Crochemore and Perrin, 1991) verifies a candidate and, when
-//     the prefilter does not pay, searches on its own. It compares the
-//     needle's right part from its critical position, then its left part,
-//     and shifts by what the mismatch proves, remembering for a periodic
+//   - While the prefilter pays, each candidate is verified with the
+//     runtime's vectorised comparison, the needle's first 64 bytes first
+//     (filtered). Failed full comparisons are counted against the bytes
+//     passed, so a needle whose long head recurs cannot make this
+//     quadratic: past a budget, Two-Way takes over.
+//   - Two-Way (Crochemore and Perrin, 1991) searches on its own, calling
+//     the prefilter again from time to time. It compares the needle's
+//     right part from its critical position, then its left part, and
+//     shifts by what the mismatch proves, remembering for a periodic
 //     needle how much of it is known to match: at most two comparisons per
 //     byte of the haystack, and no table.
 //
 // The prefilter only ever moves forward to a position that can match, and
-// only when Two-Way has nothing in memory, so the whole stays linear. It is
-// turned off for a stretch when its jumps are too short to pay for their
-// calls (a needle made of the file's most common bytes).
+// within Two-Way only when nothing is remembered, so the whole stays
+// linear. It is turned off for a stretch when its jumps are too short to
+// pay for their calls (a needle made of the file's most common bytes).
+// A needle of up to shortNeedle bytes in a haystack under sampleMin goes
+// to the runtime's bytes.Index instead: there, preparing costs more than
+// searching.
 
 // prefilter kinds.
 const (
@@ -92,13 +100,14 @@ type finder struct {
 // index returns the offset of the first occurrence of needle in data, or
 // -1 (0 for an empty needle), in time linear in len(data)+len(needle).
 func index(data, needle []byte) int {
-	return newFinder(data, needle).index(data, 0)
+	f := newFinder(data, needle)
+	return f.index(data, 0)
 }
 
 // newFinder prepares the search for needle in data (data only guides the
 // choice of prefilter; any haystack may be searched).
-func newFinder(data, needle []byte) *finder {
-	f := &finder{needle: needle, retryAfter: preRetry, vector: true}
+func newFinder(data, needle []byte) finder {
+	f := finder{needle: needle, retryAfter: preRetry, vector: true}
 	// A short needle in a small haystack: the runtime's search costs less
 	// than preparing a finder, and at most shortNeedle comparisons per
 	// byte of the haystack.
@@ -357,10 +366,13 @@ func (f *finder) choosePair(data []byte) {
 	if len(data) < 256 {
 		return
 	}
-	var sample [][]byte // none for a small haystack: byteRank decides
-	if len(data) >= sampleMin {
-		sample = sampleOf(data)
+	if len(data) < sampleMin { // a small haystack: by byteRank alone, at no cost
+		f.pre = preByte
+		f.i1, f.i2 = rankedPair(f.needle)
+		f.c1, f.c2 = f.needle[f.i1], f.needle[f.i2]
+		return
 	}
+	sample := sampleOf(data)
 	var freq [256]int
 	for _, w := range sample {
 		for _, c := range w {
@@ -384,16 +396,16 @@ func (f *finder) choosePair(data []byte) {
 			last = i
 		}
 	}
-	i2, score := f.second(sample, freq, first)
+	i2, score := f.second(sample, &freq, first)
 	i1 := first
 	if last != first {
-		if j2, s := f.second(sample, freq, last); s < score {
+		if j2, s := f.second(sample, &freq, last); s < score {
 			i1, i2 = last, j2
 		}
 	}
 	f.i1, f.i2, f.c1, f.c2 = i1, i2, needle[i1], needle[i2]
 	f.pre = preByte
-	if sample != nil && freq[f.c1]*byteRare > sampleSize(sample) {
+	if freq[f.c1]*byteRare > sampleSize(sample) {
 		f.pre = prePairs
 	}
 }
@@ -401,7 +413,7 @@ func (f *finder) choosePair(data []byte) {
 // second returns the best second byte for a pair whose first byte is at
 // i1, and how often it stood at its distance from the first byte in the
 // sample (or its frequency there).
-func (f *finder) second(sample [][]byte, freq [256]int, i1 int) (i2, score int) {
+func (f *finder) second(sample [][]byte, freq *[256]int, i1 int) (i2, score int) {
 	needle := f.needle
 	c1 := needle[i1]
 	lo, hi := max(0, i1-pairReach), min(len(needle), i1+pairAhead+1)
@@ -445,6 +457,24 @@ func (f *finder) second(sample [][]byte, freq [256]int, i1 int) (i2, score int) 
 		}
 	}
 	return i2, score
+}
+
+// rankedPair returns the offsets of the needle's two bytes rarest in text
+// by byteRank, the second within pairReach before the first and pairAhead
+// after it.
+func rankedPair(needle []byte) (i1, i2 int) {
+	for i := range min(len(needle), pairScope) {
+		if byteRank[needle[i]] > byteRank[needle[i1]] {
+			i1 = i
+		}
+	}
+	i2 = -1
+	for i := max(0, i1-pairReach); i < min(len(needle), i1+pairAhead+1); i++ {
+		if i != i1 && (i2 < 0 || byteRank[needle[i]] > byteRank[needle[i2]]) {
+			i2 = i
+		}
+	}
+	return i1, i2
 }
 
 // sampleOf returns windows of data spread evenly from its start to its

@@ -35,8 +35,8 @@ func naiveIndex(data, needle []byte, from int) int {
 // vectors, pairs in words), each retrying its prefilter after a few bytes,
 // so that every path runs on small inputs.
 func finderVariants(data, needle []byte) map[string]*finder {
-	out := map[string]*finder{"chosen": newFinder(data, needle)}
-	words := newFinder(data, needle)
+	chosen, words := newFinder(data, needle), newFinder(data, needle)
+	out := map[string]*finder{"chosen": &chosen}
 	words.direct = false
 	if len(needle) >= 2 {
 		words.pre, words.vector, words.retryAfter = prePairs, false, 7
@@ -44,7 +44,7 @@ func finderVariants(data, needle []byte) map[string]*finder {
 			words.i1, words.i2, words.c1, words.c2 = 0, len(needle)-1, needle[0], needle[len(needle)-1]
 		}
 	}
-	out["pairs in words"] = words
+	out["pairs in words"] = &words
 	for _, pre := range []int{preNone, preByte, prePairs} {
 		f := newFinder(data, needle)
 		f.direct = false
@@ -55,7 +55,7 @@ func finderVariants(data, needle []byte) map[string]*finder {
 			f.pre = pre
 		}
 		f.retryAfter = 7
-		out[fmt.Sprint("pre", pre)] = f
+		out[fmt.Sprint("pre", pre)] = &f
 	}
 	return out
 }
