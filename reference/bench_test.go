@@ -6,8 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/benchshape"
 )
 
 const benchSize = 64 << 20
@@ -154,5 +159,138 @@ func BenchmarkParseLarge(b *testing.B) {
 		if _, err := Parse(p.Bytes()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// benchShapeSizes are the sizes, in MiB, of the shape benchmarks.
+var benchShapeSizes = []int{1, 16, 64}
+
+// shapeBench is one shape's tree at one size with its rendered patch and
+// the searches check makes in it.
+type shapeBench struct {
+	files MapFiles
+	patch []byte
+	// finds are the needles check searches for, each with the file it
+	// searches.
+	finds []struct{ data, needle []byte }
+	bytes int64 // the bytes of the files the move touches
+}
+
+func newShapeBench(b *testing.B, s benchshape.Shape, size int) *shapeBench {
+	b.Helper()
+	t := s.Build(size)
+	req, err := DecodeRequest(t.Request())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sb := &shapeBench{files: MapFiles(t.Files)}
+	plan, err := PlanRequest(req, sb.files)
+	if err != nil {
+		b.Fatalf("%s: %v", s.Name, err)
+	}
+	sb.patch = []byte(*plan.Result.Patch)
+	p, err := Parse(sb.patch)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := p.Resolve(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, dst := sb.files[m.Src], sb.files[m.Dst]
+	add := func(data []byte, needle ...[]byte) {
+		sb.finds = append(sb.finds, struct{ data, needle []byte }{data, concat(needle...)})
+	}
+	add(src, m.Source.Before, m.Source.Payload, m.Source.After)
+	add(dst, m.Target.Before, m.Target.Payload, m.Target.After)
+	add(dst, m.Target.Before, m.Target.After)
+	for _, path := range t.Touched() {
+		sb.bytes += int64(len(t.Files[path]))
+	}
+	return sb
+}
+
+// BenchmarkShapes measures, for every shape of internal/benchshape at 1,
+// 16 and 64 MiB, the searches check makes (find: the source hunk, the
+// final text and the target anchor, each over its whole file, so MB/s is
+// the search's own speed) and check itself over the files in memory
+// (check: parsing and hashing the payload included; MB/s counts the bytes
+// of the files the move touches once).
+//
+//	go test -run '^$' -bench Shapes -count 5 ./reference
+func BenchmarkShapes(b *testing.B) {
+	for _, s := range benchshape.Shapes {
+		for _, mib := range benchShapeSizes {
+			var sb *shapeBench
+			setup := func(b *testing.B) {
+				if sb == nil {
+					sb = newShapeBench(b, s, mib<<20)
+				}
+			}
+			name := s.Name + "/" + strconv.Itoa(mib) + "MiB"
+			b.Run("find/"+name, func(b *testing.B) {
+				setup(b)
+				var n int64
+				for _, f := range sb.finds {
+					n += int64(len(f.data))
+				}
+				b.SetBytes(n)
+				cpu := cpuTime()
+				for b.Loop() {
+					for _, f := range sb.finds {
+						Find(f.data, f.needle)
+					}
+				}
+				reportCPU(b, cpu, n)
+			})
+			if s.Name == "filler" {
+				// The limit: the runtime's IndexByte reading the
+				// whole file for a byte it does not hold, the
+				// speed at which this machine reads memory.
+				b.Run("limit/"+strconv.Itoa(mib)+"MiB", func(b *testing.B) {
+					setup(b)
+					data := sb.finds[0].data
+					b.SetBytes(int64(len(data)))
+					cpu := cpuTime()
+					for b.Loop() {
+						if bytes.IndexByte(data, 0xff) >= 0 {
+							b.Fatal("0xff in the filler")
+						}
+					}
+					reportCPU(b, cpu, int64(len(data)))
+				})
+			}
+			b.Run("check/"+name, func(b *testing.B) {
+				setup(b)
+				b.SetBytes(sb.bytes)
+				cpu := cpuTime()
+				for b.Loop() {
+					plan, err := Check(sb.patch, sb.files, Options{Strip: 1})
+					if err != nil || plan.Result.Status != StatusApplied {
+						b.Fatalf("%v %v", err, plan)
+					}
+				}
+				reportCPU(b, cpu, sb.bytes)
+			})
+		}
+	}
+}
+
+// cpuTime is the CPU time this process has used. On a machine shared with
+// other work, wall time per operation grows with the load while CPU time
+// barely does, so the shape benchmarks report both.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports cpu-MB/s: the bytes of an operation over the CPU time
+// it took since start (the process's, so garbage collection included).
+func reportCPU(b *testing.B, start time.Duration, bytes int64) {
+	if d := cpuTime() - start; d > 0 && b.N > 0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/1e6/d.Seconds(), "cpu-MB/s")
 	}
 }

@@ -26,8 +26,9 @@ func (m Matches) Unique() bool { return m.Count == 1 && !m.Truncated }
 
 // Find counts the occurrences of needle in data. It runs in time linear in
 // len(data)+len(needle) whatever the input: it stops counting at
-// MatchCountLimit, and each occurrence is found by index, which is linear
-// in the bytes it passes plus the needle's length.
+// MatchCountLimit, and each occurrence is found by one finder (search.go),
+// prepared once, whose search is linear in the bytes it passes plus the
+// needle's length.
 func Find(data, needle []byte) Matches {
 	var m Matches
 	scan(data, needle, func(start int) bool {
@@ -55,12 +56,13 @@ func scan(data, needle []byte, yield func(start int) bool) {
 		}
 		return
 	}
+	f := newFinder(data, needle)
 	for from := 0; from <= len(data); {
-		i := index(data[from:], needle)
-		if i < 0 || !yield(from+i) {
+		i := f.index(data, from)
+		if i < 0 || !yield(i) {
 			return
 		}
-		from += i + 1
+		from = i + 1
 	}
 }
 
@@ -71,14 +73,13 @@ func scan(data, needle []byte, yield func(start int) bool) {
 func envelopes(data, before, after []byte) Matches {
 	var m Matches
 	a := -1 // the first occurrence of after at or after the latest end
+	fa := newFinder(data, after)
 	scan(data, before, func(b int) bool {
 		end := b + len(before)
 		if a < end {
-			i := index(data[end:], after)
-			if i < 0 {
+			if a = fa.index(data, end); a < 0 {
 				return false
 			}
-			a = end + i
 		}
 		if m.Count == MatchCountLimit {
 			m.Truncated = true

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,76 +14,64 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/benchshape"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
-// The benchmarks below run the built CLI as a process on a generated file
-// with one move, as issue 14 states its goals, and run cp of the same file
-// right before each command, so every figure is a ratio to a copy measured
-// under the same load:
+// The benchmarks below run the built CLI as a process on generated trees
+// with one move, one per file shape of internal/benchshape (issues 14 and
+// 23), and run cp of the files the move touches right before each command,
+// so every figure is a ratio to a copy measured under the same load:
 //
 //	go test -run '^$' -bench CLI -benchtime 5x -count 3 ./cmd/blockpatch
+//	go test -run '^$' -bench 'CLI/check/log/' -benchtime 5x ./cmd/blockpatch   # one shape
 //
 // Metrics: x-cp is the median over the iterations of the command's wall
 // time divided by cp's; x-floor, for apply, the same divided by the time of
-// replacing the file by a copy of itself (replaceByCopy), and floor-x-cp
-// that time divided by cp's; maxrss/file is the command's peak resident
-// memory divided by the file's size (the largest of the iterations);
-// ms/MiB is the median wall time per MiB, flat across sizes when time is
-// linear.
+// replacing the files by a copy of themselves (replaceByCopy), and
+// floor-x-cp that time divided by cp's; maxrss/file is the command's peak
+// resident memory divided by the size of the files touched (the largest of
+// the iterations); ms/MiB is the median wall time per MiB touched, flat
+// across sizes when time is linear.
 
 // benchSizes are the file sizes in MiB.
 var benchSizes = []int{1, 16, 64}
 
-// benchPayload is the block the move carries.
-const benchPayload = "func moved() {\n\treturn 42\n}\n"
-
-// benchTree writes, in a fresh directory, work/big.txt of size bytes with
-// the block at one third and a unique anchor at two thirds, the patch
-// moving it (p.blockpatch) and the same move as a request (move.json).
-func benchTree(b *testing.B, size int) (dir string) {
+// benchTree writes, in a fresh directory, the shape's tree of size bytes
+// under work/, the move as a request (move.json) and as the patch the
+// reference renders for it (p.blockpatch). It returns the directory and
+// the paths of the files the move touches.
+func benchTree(b *testing.B, shape benchshape.Shape, size int) (dir string, touched []string) {
 	b.Helper()
 	dir = b.TempDir()
-	var buf bytes.Buffer
-	buf.Grow(size + 4096)
-	const line = len("line 00000000 of filler text that is not unique in shape\n")
-	lines := size / line
-	for i := 0; buf.Len() < size; i++ {
-		switch i {
-		case lines / 3:
-			buf.WriteString("BEFORE BLOCK\n" + benchPayload + "AFTER BLOCK\n")
-		case 2 * lines / 3:
-			buf.WriteString("TARGET ANCHOR\n")
-		}
-		fmt.Fprintf(&buf, "line %08d of filler text that is not unique in shape\n", i)
-	}
-	os.Mkdir(filepath.Join(dir, "work"), 0o755)
+	t := shape.Build(size)
 	write := func(name string, data []byte) {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
-	write("work/big.txt", buf.Bytes())
-	write("p.blockpatch", fmt.Appendf(nil, `diff --blockpatch a/big.txt b/big.txt
-blockpatch version 1
-blockpatch move id=move-1 payload-sha256=%x
---- a/big.txt
-+++ b/big.txt
-
-@@ -1,5 +1,2 @@ blockpatch-source id=move-1
- BEFORE BLOCK
--func moved() {
--	return 42
--}
- AFTER BLOCK
-
-@@ -9,1 +6,4 @@ blockpatch-target id=move-1
- TARGET ANCHOR
-+func moved() {
-+	return 42
-+}
-`, sha256.Sum256([]byte(benchPayload))))
-	write("move.json", []byte(`{"src":"big.txt","src_start":"func moved() {\n","src_end":"}\n","target_before":"TARGET ANCHOR\n"}`))
-	return dir
+	for name, data := range t.Files {
+		write(filepath.Join("work", name), data)
+	}
+	req, err := reference.DecodeRequest(t.Request())
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan, err := reference.PlanRequest(req, reference.MapFiles(t.Files))
+	if err != nil {
+		b.Fatalf("%s: %v", shape.Name, err)
+	}
+	write("p.blockpatch", []byte(*plan.Result.Patch))
+	write("move.json", t.Request())
+	for _, name := range t.Touched() {
+		touched = append(touched, filepath.Join(dir, "work", name))
+	}
+	return dir, touched
 }
 
 var (
@@ -142,32 +130,41 @@ func timed(b *testing.B, name string, args ...string) (time.Duration, int64) {
 	return elapsed, rss << 10
 }
 
-// BenchmarkCLI runs check, apply (the move and its reverse alternately, so
-// every run writes) and plan --json at each size, each next to cp.
+// BenchmarkCLI runs check, apply (the files restored after each run, so
+// every run writes; a reversed patch would not do, the context of a
+// one-line file changing with the move) and plan --json on every shape of internal/benchshape
+// at each size, each next to cp. -bench.gib adds a 1 GiB run of check.
 func BenchmarkCLI(b *testing.B) {
 	commands := map[string]func(dir string, i int) []string{
 		"check": func(dir string, _ int) []string {
 			return []string{"check", filepath.Join(dir, "p.blockpatch"), "--cwd", filepath.Join(dir, "work")}
 		},
-		"apply": func(dir string, i int) []string {
-			args := []string{"apply", filepath.Join(dir, "p.blockpatch"), "--cwd", filepath.Join(dir, "work")}
-			if i%2 == 1 {
-				args = append(args, "-R")
-			}
-			return args
+		"apply": func(dir string, _ int) []string {
+			return []string{"apply", filepath.Join(dir, "p.blockpatch"), "--cwd", filepath.Join(dir, "work")}
 		},
 		"plan": func(dir string, _ int) []string {
 			return []string{"plan", "--json", filepath.Join(dir, "move.json"), "--cwd", filepath.Join(dir, "work")}
 		},
 	}
 	for _, name := range []string{"check", "apply", "plan"} {
-		for _, mib := range benchSizes {
-			b.Run(name+"/"+strconv.Itoa(mib)+"MiB", func(b *testing.B) {
-				benchCommand(b, mib<<20, name == "apply", commands[name])
-			})
+		sizes := benchSizes
+		if name == "check" && *benchGiB {
+			sizes = append(slices.Clone(sizes), 1024)
+		}
+		for _, shape := range benchshape.Shapes {
+			for _, mib := range sizes {
+				b.Run(name+"/"+shape.Name+"/"+strconv.Itoa(mib)+"MiB", func(b *testing.B) {
+					if mib >= 1024 { // a generated file ends a little past its size
+						b.Setenv("BLOCKPATCH_MAX_INPUT_BYTES", strconv.Itoa(2*mib<<20))
+					}
+					benchCommand(b, shape, mib<<20, name == "apply", commands[name])
+				})
+			}
 		}
 	}
 }
+
+var benchGiB = flag.Bool("bench.gib", false, "BenchmarkCLI: also check a 1 GiB file of each shape")
 
 // syncFile waits until path's data is on disk, so that the next timed
 // command finds a file at rest, as a file being edited usually is, and not
@@ -192,9 +189,16 @@ func syncFile(b *testing.B, path string) {
 // data is pushed to disk at once, the old file's pages are freed), so
 // apply is measured against it too: x-floor. The time includes dropping
 // the old file, as apply's does when its process ends.
-func replaceByCopy(b *testing.B, path string) time.Duration {
+func replaceByCopy(b *testing.B, paths []string) time.Duration {
 	b.Helper()
 	start := time.Now()
+	for _, path := range paths {
+		replaceOne(b, path)
+	}
+	return time.Since(start)
+}
+
+func replaceOne(b *testing.B, path string) {
 	in, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
@@ -214,41 +218,73 @@ func replaceByCopy(b *testing.B, path string) time.Duration {
 	if err := os.Rename(out.Name(), path); err != nil {
 		b.Fatal(err)
 	}
-	return time.Since(start)
 }
 
-// benchCommand times the command made by args, next to cp of the same
-// file and, when the command replaces the file, next to replaceByCopy.
-func benchCommand(b *testing.B, size int, replaces bool, args func(dir string, i int) []string) {
+// benchCommand times the command made by args, next to cp of the files
+// the move touches (to new files) and, when the command replaces them,
+// next to replaceByCopy of those copies.
+func benchCommand(b *testing.B, shape benchshape.Shape, size int, replaces bool, args func(dir string, i int) []string) {
 	bin := cliBinary(b)
-	dir := benchTree(b, size)
-	big, copied := filepath.Join(dir, "work", "big.txt"), filepath.Join(dir, "copy.txt")
-	timed(b, bin, args(dir, 0)...) // warm the page cache for the binary
-	if len(args(dir, 1)) > len(args(dir, 0)) {
-		timed(b, bin, args(dir, 1)...)
+	dir, touched := benchTree(b, shape, size)
+	var copies []string
+	for i := range touched {
+		copies = append(copies, filepath.Join(dir, "copy"+strconv.Itoa(i)+".txt"))
 	}
+	var originals [][]byte
+	var bytes int64
+	for _, path := range touched {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		originals = append(originals, data)
+		bytes += int64(len(data))
+	}
+	restore := func() {
+		if !replaces {
+			return
+		}
+		for j, path := range touched {
+			if err := os.WriteFile(path, originals[j], 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	timed(b, bin, args(dir, 0)...) // warm the page cache for the binary
+	restore()
 	var ratios, floors, floorsCp, perMiB []float64
 	var peak int64
-	b.SetBytes(int64(size))
+	b.SetBytes(bytes)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		syncFile(b, big)
-		cp, _ := timed(b, "cp", big, copied)
+		var cp time.Duration
+		for j, path := range touched {
+			syncFile(b, path)
+			d, _ := timed(b, "cp", path, copies[j])
+			cp += d
+		}
 		var floor time.Duration
 		if replaces {
-			syncFile(b, copied)
-			floor = replaceByCopy(b, copied)
+			for _, path := range copies {
+				syncFile(b, path)
+			}
+			floor = replaceByCopy(b, copies)
 		}
-		os.Remove(copied)
+		for _, path := range copies {
+			os.Remove(path)
+		}
 		b.StartTimer()
 		d, rss := timed(b, bin, args(dir, i)...)
+		b.StopTimer()
+		restore()
+		b.StartTimer()
 		ratios = append(ratios, float64(d)/float64(cp))
 		if replaces {
 			floors = append(floors, float64(d)/float64(floor))
 			floorsCp = append(floorsCp, float64(floor)/float64(cp))
 		}
-		perMiB = append(perMiB, float64(d)/1e6/float64(size>>20))
+		perMiB = append(perMiB, float64(d)/1e6/(float64(bytes)/(1<<20)))
 		peak = max(peak, rss)
 	}
 	b.ReportMetric(median(ratios), "x-cp")
@@ -258,7 +294,7 @@ func benchCommand(b *testing.B, size int, replaces bool, args func(dir string, i
 	}
 	b.ReportMetric(median(perMiB), "ms/MiB")
 	if peak > 0 {
-		b.ReportMetric(float64(peak)/float64(size), "maxrss/file")
+		b.ReportMetric(float64(peak)/float64(bytes), "maxrss/file")
 	}
 }
 
