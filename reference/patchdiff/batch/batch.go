@@ -206,7 +206,7 @@ func checkGuards(req Request, env *Envelope, hash string) *fault {
 // scopeEvidence checks every group's bounds against the target, then every
 // group's target_hash against its slice (BATCH-012, BATCH-013), and returns
 // the slices, the groups' original scope-local buffers.
-func scopeEvidence(canon string, env *Envelope) ([]span, *fault) {
+func scopeEvidence(canon string, env *Envelope) ([]byteSpan, *fault) {
 	n := utf8.RuneCountInString(canon)
 	for i, g := range env.Groups {
 		if g.ScopeEnd > n {
@@ -224,11 +224,11 @@ func scopeEvidence(canon string, env *Envelope) ([]span, *fault) {
 	return spans, nil
 }
 
-// span is a group's scope in bytes of the canonical target.
-type span struct{ from, to int }
+// byteSpan is a group's scope in bytes of the canonical target.
+type byteSpan struct{ from, to int }
 
 // byteSpans converts every group's code-point scope to bytes in one pass.
-func byteSpans(canon string, groups []Group) []span {
+func byteSpans(canon string, groups []Group) []byteSpan {
 	var cps []int
 	for _, g := range groups {
 		cps = append(cps, g.ScopeStart, g.ScopeEnd)
@@ -245,9 +245,9 @@ func byteSpans(canon string, groups []Group) []span {
 		}
 		at[want] = b
 	}
-	out := make([]span, len(groups))
+	out := make([]byteSpan, len(groups))
 	for i, g := range groups {
-		out[i] = span{at[g.ScopeStart], at[g.ScopeEnd]}
+		out[i] = byteSpan{at[g.ScopeStart], at[g.ScopeEnd]}
 	}
 	return out
 }
@@ -255,7 +255,7 @@ func byteSpans(canon string, groups []Group) []span {
 // applyGroups applies each group to its slice through the runtime
 // (BATCH-014, BATCH-015) and assembles the accepted results (BATCH-017 to
 // BATCH-020).
-func applyGroups(req Request, env *Envelope, canon string, spans []span, before *string) Result {
+func applyGroups(req Request, env *Envelope, canon string, spans []byteSpan, before *string) Result {
 	bp := pdspec.ObservedBatch()
 	var facts []Fact
 	var warnings []Warning
