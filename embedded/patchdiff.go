@@ -7,6 +7,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 	refpd "github.com/blockpatch-conformance/blockpatch-conformance/reference/patchdiff"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference/patchdiff/batch"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/patchdiff/replay"
 	pdrunner "github.com/blockpatch-conformance/blockpatch-conformance/runner/patchdiff"
 	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
@@ -19,14 +20,26 @@ func PatchDIFFHello() pdrunner.Hello {
 		Name:            "reference PatchDIFF runtime (blockpatch-conformance)",
 		Version:         cli.Version,
 		RuntimeVersions: pdspec.ProfileNames(),
-		Operations:      []string{pdrunner.OperationApply, pdrunner.OperationReplay},
+		Operations:      pdrunner.Operations,
 	}
 }
 
 // PatchDIFFOperations are the reference's answers by operation: a runtime
-// call and a replay.
+// call, a replay and an observed batch.
 func PatchDIFFOperations() map[string]pdrunner.Apply {
-	return map[string]pdrunner.Apply{pdrunner.OperationApply: ApplyPatchDIFF, pdrunner.OperationReplay: ReplayPatchDIFF}
+	return map[string]pdrunner.Apply{pdrunner.OperationApply: ApplyPatchDIFF, pdrunner.OperationReplay: ReplayPatchDIFF,
+		pdrunner.OperationObservedBatch: ApplyObservedBatch}
+}
+
+// ApplyObservedBatch answers one batch request document (BATCH-002) with
+// the reference batch's result document. Its error is a request that is
+// not a batch request document.
+func ApplyObservedBatch(request []byte) ([]byte, error) {
+	req, err := batch.DecodeRequest(request)
+	if err != nil {
+		return nil, err
+	}
+	return batch.Apply(req).MarshalJSON()
 }
 
 // ReplayPatchDIFF answers one replay request, {"history": [row, …]} with

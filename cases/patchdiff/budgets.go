@@ -23,7 +23,9 @@ func checkBudgets(c *Case, got *Result) []string {
 	diag := got.Diagnostic
 	var buf []rune // the transaction-start buffer, when it is the failing one
 	fc, _ := diag["failure_context"].(map[string]any)
-	if fc != nil && fc["buffer"] == "transaction_start" {
+	// An observed batch's failing buffer is a group's slice (BATCH-015),
+	// which only its scope locates: no text is compared there.
+	if fc != nil && fc["buffer"] == "transaction_start" && c.Operation != OperationObservedBatch {
 		if t, err := c.Request.Target.String(); err == nil {
 			buf = []rune(Canonicalize(t))
 		}

@@ -21,7 +21,9 @@ type Case struct {
 	Recommended bool
 
 	// Operation is what the case asks of the applier: OperationApply (a
-	// runtime call: Request and Expect) or OperationReplay (Replay).
+	// runtime call: Request and Expect), OperationObservedBatch (an
+	// observed batch: Request, whose Transaction is the envelope, and
+	// Expect) or OperationReplay (Replay).
 	Operation string
 
 	Request Request
@@ -141,6 +143,10 @@ type Expect struct {
 
 	PinnedBeforeHash string
 	PinnedAfterHash  string
+
+	// AssemblyOrder is an accepted observed batch's assembly_order: the
+	// group indices by descending scope_start (BATCH-017).
+	AssemblyOrder []int
 }
 
 // Validity is the result's validity object.
@@ -165,6 +171,21 @@ type Fact struct {
 	ReplacementText   Text
 	PinnedMatchedSHA  string
 	PinnedReplacedSHA string
+	// Batch holds an observed batch's fact members; nil for a runtime
+	// call's fact.
+	Batch *BatchFact
+}
+
+// BatchFact is what an observed batch adds to a group's fact (BATCH-018):
+// the group, the operation within it, the observation and the group's
+// original scope. SpanStart and SpanEnd are then in the group's
+// scope-local buffer.
+type BatchFact struct {
+	GroupIndex     int
+	OperationIndex int
+	ObservationID  string
+	ScopeStart     int
+	ScopeEnd       int
 }
 
 // RequestJSON returns the request a runner sends for the case (ADAPTER-001):
@@ -195,7 +216,11 @@ func (c *Case) RequestJSON() []byte {
 	if r.TargetVersion != nil {
 		member("target_version", strconv.AppendInt(nil, *r.TargetVersion, 10))
 	}
-	member("transaction", r.Transaction.JSON())
+	if c.Operation == OperationObservedBatch {
+		member("batch", r.Transaction.JSON())
+	} else {
+		member("transaction", r.Transaction.JSON())
+	}
 	if r.ScopeBounds != nil {
 		v, _ := json.Marshal(r.ScopeBounds)
 		member("scope_bounds", v)

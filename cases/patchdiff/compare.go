@@ -26,6 +26,7 @@ type Result struct {
 	ChangeFacts     []map[string]any `json:"change_facts"`
 	Warnings        []map[string]any `json:"warnings"`
 	Diagnostic      map[string]any   `json:"diagnostic"`
+	AssemblyOrder   []json.Number    `json:"assembly_order"`
 }
 
 // ParseResult decodes a result; numbers stay exact (json.Number).
@@ -147,6 +148,9 @@ func (c *Case) compare(got *Result) []Difference {
 		if len(got.Warnings) > 0 {
 			add("warnings: a rejection has none, got %d", len(got.Warnings))
 		}
+		if got.AssemblyOrder != nil {
+			add("assembly_order: a rejection assembles nothing")
+		}
 		if got.Diagnostic == nil {
 			add("diagnostic: missing on rejection")
 			return d
@@ -182,7 +186,16 @@ func (c *Case) compare(got *Result) []Difference {
 	if e.PinnedAfterHash != "" && (got.AfterHash == nil || *got.AfterHash != e.PinnedAfterHash) {
 		add("after_hash: want %s (pinned), got %s", e.PinnedAfterHash, showString(got.AfterHash))
 	}
-	if diff := cmp.Diff(wantFacts(e.ChangeFacts), gotFacts(got.ChangeFacts)); diff != "" {
+	if c.Operation == OperationObservedBatch {
+		var order []string
+		for _, n := range got.AssemblyOrder {
+			order = append(order, n.String())
+		}
+		if want := fmt.Sprint(e.AssemblyOrder); fmt.Sprint(order) != want {
+			add("assembly_order: want %s, got %v", want, order)
+		}
+	}
+	if diff := cmp.Diff(wantFacts(e.ChangeFacts), gotFacts(got.ChangeFacts, c.Operation == OperationObservedBatch)); diff != "" {
 		add("change_facts (-want +got):\n%s", diff)
 	}
 	if diff := matchWarnings(e.Warnings, got.Warnings); diff != "" {
@@ -196,6 +209,9 @@ type factView struct {
 	ChangeID, Operation                                string
 	SpanStart, SpanEnd, MatchedChars, ReplacementChars string
 	MatchedSHA256, ReplacementSHA256                   string
+	// Batch is an observed batch's group members (BATCH-018), empty for
+	// a runtime call's fact.
+	Batch string
 }
 
 func wantFacts(fs []Fact) []factView {
@@ -208,13 +224,18 @@ func wantFacts(fs []Fact) []factView {
 		if f.PinnedReplacedSHA != "" {
 			rs = f.PinnedReplacedSHA
 		}
+		var batch string
+		if b := f.Batch; b != nil {
+			batch = fmt.Sprintf("group_index %d, operation_index %d, observation_id %q, scope_start %d, scope_end %d",
+				b.GroupIndex, b.OperationIndex, b.ObservationID, b.ScopeStart, b.ScopeEnd)
+		}
 		out = append(out, factView{f.ChangeID, f.Operation, fmt.Sprint(f.SpanStart), fmt.Sprint(f.SpanEnd),
-			fmt.Sprint(f.MatchedChars), fmt.Sprint(f.ReplacementChars), ms, rs})
+			fmt.Sprint(f.MatchedChars), fmt.Sprint(f.ReplacementChars), ms, rs, batch})
 	}
 	return out
 }
 
-func gotFacts(fs []map[string]any) []factView {
+func gotFacts(fs []map[string]any, batch bool) []factView {
 	out := []factView{}
 	s := func(m map[string]any, k string) string {
 		v, ok := m[k]
@@ -224,8 +245,17 @@ func gotFacts(fs []map[string]any) []factView {
 		return fmt.Sprint(v)
 	}
 	for _, m := range fs {
+		var b string
+		if batch {
+			id, ok := m["observation_id"].(string)
+			if !ok {
+				id = "<missing>"
+			}
+			b = fmt.Sprintf("group_index %s, operation_index %s, observation_id %q, scope_start %s, scope_end %s",
+				s(m, "group_index"), s(m, "operation_index"), id, s(m, "scope_start"), s(m, "scope_end"))
+		}
 		out = append(out, factView{s(m, "change_id"), s(m, "operation"), s(m, "span_start"), s(m, "span_end"),
-			s(m, "matched_chars"), s(m, "replacement_chars"), s(m, "matched_sha256"), s(m, "replacement_sha256")})
+			s(m, "matched_chars"), s(m, "replacement_chars"), s(m, "matched_sha256"), s(m, "replacement_sha256"), b})
 	}
 	return out
 }

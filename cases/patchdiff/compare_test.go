@@ -2,6 +2,7 @@ package pdcases
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -26,11 +27,18 @@ func perfect(t *testing.T, c *Case) *Result {
 		h := SHA256(s)
 		r.ResultText, r.AfterHash = &s, &h
 		for _, f := range e.ChangeFacts {
-			r.ChangeFacts = append(r.ChangeFacts, map[string]any{
+			m := map[string]any{
 				"change_id": f.ChangeID, "operation": f.Operation, "span_start": f.SpanStart, "span_end": f.SpanEnd,
 				"matched_chars": f.MatchedChars, "replacement_chars": f.ReplacementChars,
 				"matched_sha256": SHA256(f.MatchedText.MustString()), "replacement_sha256": SHA256(f.ReplacementText.MustString()),
-			})
+			}
+			if b := f.Batch; b != nil {
+				m["group_index"], m["operation_index"], m["observation_id"], m["scope_start"], m["scope_end"] = b.GroupIndex, b.OperationIndex, b.ObservationID, b.ScopeStart, b.ScopeEnd
+			}
+			r.ChangeFacts = append(r.ChangeFacts, m)
+		}
+		for _, i := range e.AssemblyOrder {
+			r.AssemblyOrder = append(r.AssemblyOrder, json.Number(fmt.Sprint(i)))
 		}
 		for _, w := range e.Warnings {
 			r.Warnings = append(r.Warnings, maps.Clone(w))

@@ -67,7 +67,9 @@ func Coverage(cs []*Case) *Report {
 		}
 		byStage[c.Expect.ValidationStage] = append(byStage[c.Expect.ValidationStage], c.Name)
 		r.Areas[c.Area()]++
-		r.ProfileFormat[[2]string{c.ProfileName(), c.FormatName()}]++
+		if c.Operation != OperationObservedBatch { // a batch runs no transaction profile
+			r.ProfileFormat[[2]string{c.ProfileName(), c.FormatName()}]++
+		}
 		if c.Recommended {
 			r.Recommended++
 		}

@@ -104,6 +104,7 @@ type rawRequest struct {
 	Target          json.RawMessage `json:"target"`
 	TargetVersion   *int64          `json:"target_version"`
 	Transaction     json.RawMessage `json:"transaction"`
+	Batch           json.RawMessage `json:"batch"`
 	ScopeBounds     *ScopeBounds    `json:"scope_bounds"`
 	CollectWarnings *bool           `json:"collect_warnings"`
 }
@@ -121,6 +122,7 @@ type rawExpect struct {
 	DiagnosticLens  map[string]int   `json:"diagnostic_lengths"`
 	BeforeHash      string           `json:"before_hash"`
 	AfterHash       string           `json:"after_hash"`
+	AssemblyOrder   []int            `json:"assembly_order"`
 }
 
 type rawFact struct {
@@ -134,6 +136,12 @@ type rawFact struct {
 	ReplacementText   json.RawMessage `json:"replacement_text"`
 	MatchedSHA256     string          `json:"matched_sha256"`
 	ReplacementSHA256 string          `json:"replacement_sha256"`
+	// An observed batch's fact members (BATCH-018).
+	GroupIndex     *int    `json:"group_index"`
+	OperationIndex *int    `json:"operation_index"`
+	ObservationID  *string `json:"observation_id"`
+	ScopeStart     *int    `json:"scope_start"`
+	ScopeEnd       *int    `json:"scope_end"`
 }
 
 // checker gathers the problems of one case.
@@ -194,12 +202,15 @@ func (o Options) Parse(name string, data []byte) (*Case, error) {
 		} else {
 			ck.replay(raw.Request, raw.Expect, c)
 		}
-	case raw.Operation != "" && raw.Operation != OperationApply:
-		ck.fail("operation", "%q: want apply or replay", raw.Operation)
+	case raw.Operation != "" && raw.Operation != OperationApply && raw.Operation != OperationObservedBatch:
+		ck.fail("operation", "%q: want apply, replay or observed_batch", raw.Operation)
 	case raw.Request == nil:
 		ck.fail("request", "missing")
 	default:
-		ck.request(raw.Request, &c.Request)
+		if raw.Operation == OperationObservedBatch {
+			c.Operation = OperationObservedBatch
+		}
+		ck.request(raw.Request, c)
 	}
 	if raw.Operation != OperationReplay {
 		if raw.Expect == nil {
@@ -214,7 +225,8 @@ func (o Options) Parse(name string, data []byte) (*Case, error) {
 	return c, nil
 }
 
-func (ck *checker) request(data json.RawMessage, r *Request) {
+func (ck *checker) request(data json.RawMessage, c *Case) {
+	r := &c.Request
 	var raw rawRequest
 	if err := strictUnmarshal(data, &raw); err != nil {
 		ck.fail("request", "%v", err)
@@ -233,19 +245,31 @@ func (ck *checker) request(data json.RawMessage, r *Request) {
 	} else {
 		r.Target = t
 	}
-	switch tx := bytes.TrimSpace(raw.Transaction); {
+	// An observed batch sends its envelope as batch, where a runtime call
+	// sends its transaction (BATCH-002); the case keeps either in
+	// Transaction.
+	member, tx := "transaction", raw.Transaction
+	if c.Operation == OperationObservedBatch {
+		member, tx = "batch", raw.Batch
+		if raw.Transaction != nil || raw.ScopeBounds != nil {
+			ck.fail("request", "an observed batch sends batch, without transaction or scope_bounds")
+		}
+	} else if raw.Batch != nil {
+		ck.fail("request.batch", "only an observed_batch case sends batch")
+	}
+	switch tx := bytes.TrimSpace(tx); {
 	case tx == nil:
-		ck.fail("request.transaction", "missing")
+		ck.fail("request."+member, "missing")
 	case tx[0] == '{':
 		var b bytes.Buffer
 		if err := json.Compact(&b, tx); err != nil {
-			ck.fail("request.transaction", "%v", err)
+			ck.fail("request."+member, "%v", err)
 		}
 		r.Transaction.Object = b.Bytes()
 	default:
 		t, err := parseText(tx)
 		if err != nil {
-			ck.fail("request.transaction", "an object or a text: %v", err)
+			ck.fail("request."+member, "an object or a text: %v", err)
 		}
 		r.Transaction.Text = t
 	}
@@ -311,8 +335,9 @@ func (ck *checker) expect(data json.RawMessage, c *Case) {
 		}
 	}
 	e.PinnedBeforeHash, e.PinnedAfterHash = raw.BeforeHash, raw.AfterHash
+	batch := c.Operation == OperationObservedBatch
 	if !accepted {
-		if raw.ResultText != nil || raw.ChangeFacts != nil || raw.Warnings != nil || raw.AfterHash != "" {
+		if raw.ResultText != nil || raw.ChangeFacts != nil || raw.Warnings != nil || raw.AfterHash != "" || raw.AssemblyOrder != nil {
 			ck.fail("expect", "a rejection has no result_text, change_facts, warnings or after_hash")
 		}
 		if raw.Diagnostic != nil && len(raw.Diagnostic) == 0 {
@@ -347,8 +372,15 @@ func (ck *checker) expect(data json.RawMessage, c *Case) {
 		ck.fail("expect.change_facts", "an accepted call has at least one fact")
 	}
 	for i, f := range raw.ChangeFacts {
-		e.ChangeFacts = append(e.ChangeFacts, ck.fact(fmt.Sprintf("expect.change_facts[%d]", i), f))
+		e.ChangeFacts = append(e.ChangeFacts, ck.fact(fmt.Sprintf("expect.change_facts[%d]", i), f, batch))
 	}
+	switch {
+	case batch && raw.AssemblyOrder == nil:
+		ck.fail("expect.assembly_order", "an accepted batch states its assembly order")
+	case !batch && raw.AssemblyOrder != nil:
+		ck.fail("expect.assembly_order", "only an accepted batch has one")
+	}
+	e.AssemblyOrder = raw.AssemblyOrder
 	if raw.Warnings == nil {
 		ck.fail("expect.warnings", "an accepted call states its warnings ([] for none)")
 	}
@@ -367,8 +399,20 @@ func (ck *checker) expect(data json.RawMessage, c *Case) {
 	}
 }
 
-func (ck *checker) fact(field string, r rawFact) Fact {
+func (ck *checker) fact(field string, r rawFact, batch bool) Fact {
 	f := Fact{ChangeID: r.ChangeID, Operation: r.Operation, PinnedMatchedSHA: r.MatchedSHA256, PinnedReplacedSHA: r.ReplacementSHA256}
+	has := r.GroupIndex != nil || r.OperationIndex != nil || r.ObservationID != nil || r.ScopeStart != nil || r.ScopeEnd != nil
+	switch {
+	case batch && (r.GroupIndex == nil || r.OperationIndex == nil || r.ObservationID == nil || r.ScopeStart == nil || r.ScopeEnd == nil):
+		ck.fail(field, "a batch fact states group_index, operation_index, observation_id, scope_start and scope_end")
+	case batch:
+		f.Batch = &BatchFact{GroupIndex: *r.GroupIndex, OperationIndex: *r.OperationIndex, ObservationID: *r.ObservationID, ScopeStart: *r.ScopeStart, ScopeEnd: *r.ScopeEnd}
+		if f.Batch.GroupIndex < 1 || f.Batch.OperationIndex < 1 || f.Batch.ScopeStart >= f.Batch.ScopeEnd {
+			ck.fail(field, "indices from 1 and a non-empty scope")
+		}
+	case has:
+		ck.fail(field, "only a batch fact has group members")
+	}
 	if r.ChangeID == "" {
 		ck.fail(field+".change_id", "missing")
 	}

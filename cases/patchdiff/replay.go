@@ -9,11 +9,13 @@ import (
 	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
 )
 
-// The operations a case asks of an applier: a runtime call (the default)
-// or a replay of a stored history (spec/patchdiff REPLAY).
+// The operations a case asks of an applier: a runtime call (the default),
+// a replay of a stored history (spec/patchdiff REPLAY) or an observed
+// batch (BATCH).
 const (
-	OperationApply  = "apply"
-	OperationReplay = "replay"
+	OperationApply         = "apply"
+	OperationReplay        = "replay"
+	OperationObservedBatch = "observed_batch"
 )
 
 // ReplayCase is the request and expectation of a case whose operation is

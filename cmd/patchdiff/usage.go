@@ -7,7 +7,7 @@ The reference PatchDIFF core runtime of blockpatch-conformance.
   serve     answer the adapter protocol (spec/patchdiff/adapter.md) on
             standard input and output until input ends: a hello line,
             then one request line in, one answer line out (the default);
-            it answers the apply and replay operations
+            it answers the apply, replay and observed_batch operations
   apply     read one runtime request document on standard input and
             print its result document: a one-request applier, such as
             examples/patchdiff-adapter/adapter.py wraps

@@ -89,6 +89,19 @@ func unknownProfile(runtimeVersion string) *Error {
 		Message: fmt.Sprintf("runtime_version %q names no profile", runtimeVersion)}
 }
 
+// CheckJSONText runs the checks a transaction text takes before its
+// members are read, in STAGE-006's order: invalid text
+// (target_encoding_invalid, CANON-008), empty (manifest_missing,
+// DECODE-002), syntax, duplicate names and depth, a top-level object
+// (manifest_invalid, DECODE-001, DECODE-003 to DECODE-005). It returns nil
+// or an *Error; package batch reads its envelope through it (BATCH-004).
+func CheckJSONText(text string) error {
+	if _, err := readTransactionJSON(text); err != nil {
+		return err
+	}
+	return nil
+}
+
 // readTransactionJSON runs the text checks in STAGE-006's order: invalid
 // text, empty transaction, syntax and strictness, a top-level object.
 func readTransactionJSON(text string) (*jsonValue, *Error) {

@@ -17,6 +17,19 @@ const requestDepth = 8
 // escape or a NUL in a string is kept, in its three-byte form, so that the
 // runtime rejects it as invalid text (ADAPTER-003).
 func DecodeRequest(data []byte) (Request, error) {
+	return decodeRequest(data, "transaction", true)
+}
+
+// DecodeBatchRequest reads an observed batch's request document (BATCH-002):
+// DecodeRequest's document with the envelope's text in the member batch,
+// returned in Transaction, and no scope_bounds. Its errors are DecodeRequest's.
+func DecodeBatchRequest(data []byte) (Request, error) {
+	return decodeRequest(data, "batch", false)
+}
+
+// decodeRequest reads a request whose transaction text is the member
+// textMember, with scope_bounds when scoped.
+func decodeRequest(data []byte, textMember string, scoped bool) (Request, error) {
 	req := Request{CollectWarnings: true}
 	if !utf8.Valid(data) {
 		return req, fmt.Errorf("request: not UTF-8")
@@ -46,7 +59,7 @@ func DecodeRequest(data []byte) (Request, error) {
 				return req, wrong("a string")
 			}
 			req.Target, haveTarget = val.text, true
-		case "transaction":
+		case textMember:
 			if val.kind != jsonString {
 				return req, wrong("a string")
 			}
@@ -66,6 +79,9 @@ func DecodeRequest(data []byte) (Request, error) {
 			}
 			req.CollectWarnings = val.boolean
 		case "scope_bounds":
+			if !scoped {
+				return req, fmt.Errorf("request: unknown member %q", m.name)
+			}
 			if val.kind == jsonNull {
 				continue
 			}
@@ -86,7 +102,7 @@ func DecodeRequest(data []byte) (Request, error) {
 		}
 	}
 	if !haveTarget || !haveTx {
-		return req, fmt.Errorf("request: target and transaction are required")
+		return req, fmt.Errorf("request: target and %s are required", textMember)
 	}
 	return req, nil
 }

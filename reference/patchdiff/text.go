@@ -23,6 +23,10 @@ func Hash(text string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// ValidText reports whether text is representable submission text
+// (CANON-007): valid UTF-8 without NUL.
+func ValidText(text string) bool { return validText(text) }
+
 // validText reports whether text is representable submission text: valid
 // UTF-8 (so no surrogate code point) and no NUL (CANON-007).
 func validText(text string) bool {

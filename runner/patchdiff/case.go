@@ -153,11 +153,21 @@ func (r *Runner) runCase(ctx context.Context, pool *sessions, hello *Hello, l lo
 			return res
 		}
 	}
+	if c.Operation == pdcases.OperationObservedBatch {
+		res.Protocol = "observed_batch"
+		if !hello.Supports(OperationObservedBatch) {
+			res.Verdict, res.Reason = runner.Unsupported, "the applier does not list the observed_batch operation in its handshake"
+			return res
+		}
+	}
 	start := time.Now()
 	id := caseID(pos)
 	msg := &Message{ID: id, Request: c.RequestJSON()}
-	if c.Replay != nil {
+	switch {
+	case c.Replay != nil:
 		msg.Operation = OperationReplay
+	case c.Operation == pdcases.OperationObservedBatch:
+		msg.Operation = OperationObservedBatch
 	}
 	line, err := msg.Line()
 	if err != nil {

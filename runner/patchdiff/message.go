@@ -25,7 +25,8 @@ type Message struct {
 	ID    string `json:"id"`
 	Hello *Hello `json:"hello,omitempty"`
 	// Operation says what a request asks: "apply" (a runtime call, the
-	// default when absent) or "replay" (a stored history to verify).
+	// default when absent), "replay" (a stored history to verify) or
+	// "observed_batch" (an observed batch, BATCH).
 	Operation string          `json:"operation,omitempty"`
 	Request   json.RawMessage `json:"request,omitempty"`
 	Result    json.RawMessage `json:"result,omitempty"`
@@ -46,9 +47,14 @@ type Hello struct {
 
 // The request operations of the protocol.
 const (
-	OperationApply  = "apply"
-	OperationReplay = "replay"
+	OperationApply         = "apply"
+	OperationReplay        = "replay"
+	OperationObservedBatch = "observed_batch"
 )
+
+// Operations lists the request operations in the order a handshake names
+// them.
+var Operations = []string{OperationApply, OperationReplay, OperationObservedBatch}
 
 // Supports reports whether the adapter answers operation op.
 func (h *Hello) Supports(op string) bool {

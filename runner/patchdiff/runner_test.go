@@ -123,34 +123,37 @@ func TestKeep(t *testing.T) {
 }
 
 // TestReplayOperation: replay cases go to an adapter with operation
-// "replay" only when its handshake lists it; an adapter that lists only
-// apply (or nothing) has them reported unsupported, never run.
+// "replay", and observed batch cases with "observed_batch", only when its
+// handshake lists the operation; an adapter that lists only apply (or
+// nothing) has them reported unsupported, never run.
 func TestReplayOperation(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		hello string
-		want  runner.Verdict
+		hello, dir, op string
+		want           runner.Verdict
 	}{
-		{`{"protocol":"patchdiff-adapter/1"}`, runner.Unsupported},
-		{`{"protocol":"patchdiff-adapter/1","operations":["apply"]}`, runner.Unsupported},
-		{`{"protocol":"patchdiff-adapter/1","operations":["apply","replay"]}`, runner.Fail},
+		{`{"protocol":"patchdiff-adapter/1"}`, "testdata/replay", "replay", runner.Unsupported},
+		{`{"protocol":"patchdiff-adapter/1","operations":["apply"]}`, "testdata/replay", "replay", runner.Unsupported},
+		{`{"protocol":"patchdiff-adapter/1","operations":["apply","replay"]}`, "testdata/replay", "replay", runner.Fail},
+		{`{"protocol":"patchdiff-adapter/1","operations":["apply","replay"]}`, "testdata/batch", "observed_batch", runner.Unsupported},
+		{`{"protocol":"patchdiff-adapter/1","operations":["observed_batch"]}`, "testdata/batch", "observed_batch", runner.Fail},
 	} {
 		// The adapter answers every request with the operation it was
 		// sent, as an error: a sent replay case fails with "replay".
 		cmd, err := runner.NewCommand([]string{"sh", "-c", `read l; echo '{"id":"hello","hello":` + tt.hello + `}'
-while read l; do id=$(printf '%s' "$l" | sed 's/^{"id":"\([^"]*\)".*/\1/'); op=$(printf '%s' "$l" | sed 's/^{"id":"[^"]*","operation":"\([a-z]*\)".*/\1/'); echo "{\"id\":\"$id\",\"error\":{\"message\":\"got $op\"}}"; done`})
+while read l; do id=$(printf '%s' "$l" | sed 's/^{"id":"\([^"]*\)".*/\1/'); op=$(printf '%s' "$l" | sed 's/^{"id":"[^"]*","operation":"\([a-z_]*\)".*/\1/'); echo "{\"id\":\"$id\",\"error\":{\"message\":\"got $op\"}}"; done`})
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := New(Stream{cmd})
-		r.Sources = []Source{Dir("testdata/replay")}
+		r.Sources = []Source{Dir(tt.dir)}
 		r.TempDir, r.NoIsolation, r.Timeout = t.TempDir(), true, 5*time.Second
 		rep, err := r.Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, res := range rep.Results {
-			if res.Verdict != tt.want || (tt.want == runner.Fail && !strings.Contains(res.Reason, "got replay")) {
+			if res.Verdict != tt.want || (tt.want == runner.Fail && !strings.Contains(res.Reason, "got "+tt.op)) {
 				t.Errorf("%s: %s: %s (%s), want %s", tt.hello, res.Name, res.Verdict, res.Reason, tt.want)
 			}
 		}

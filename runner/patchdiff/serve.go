@@ -33,7 +33,7 @@ func RespondOps(line []byte, hello Hello, ops map[string]Apply) []byte {
 		hello.Protocol = Protocol
 		if len(ops) > 1 || ops[OperationApply] == nil {
 			hello.Operations = nil
-			for _, op := range []string{OperationApply, OperationReplay} {
+			for _, op := range Operations {
 				if ops[op] != nil {
 					hello.Operations = append(hello.Operations, op)
 				}

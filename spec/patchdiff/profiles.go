@@ -41,15 +41,34 @@ type Profile struct {
 // Accepts reports whether the profile accepts transactions of format.
 func (p Profile) Accepts(format string) bool { return slices.Contains(p.Formats, format) }
 
-var profiles = sync.OnceValue(func() []Profile {
-	var doc struct {
-		Profiles []Profile `json:"profiles"`
-	}
+// BatchProfile is the seed's immutable internal pair of observed batches
+// (BATCH-001): the envelope's format and the batch's runtime_version, and
+// the format and profile every group runs as.
+type BatchProfile struct {
+	Format              string `json:"format"`                // patchdiff-observed-batch/1
+	RuntimeVersion      string `json:"runtime_version"`       // patchdiff-observed-batch-r1
+	GroupFormat         string `json:"group_format"`          // patchdiff-tx/2
+	GroupRuntimeVersion string `json:"group_runtime_version"` // patchdiff-mvp-0.5.0
+}
+
+// profilesDoc is profiles.json.
+type profilesDoc struct {
+	Profiles      []Profile    `json:"profiles"`
+	ObservedBatch BatchProfile `json:"observed_batch"`
+}
+
+var profilesData = sync.OnceValue(func() profilesDoc {
+	var doc profilesDoc
 	if err := json.Unmarshal(profilesJSON, &doc); err != nil {
-		return nil
+		return profilesDoc{}
 	}
-	return doc.Profiles
+	return doc
 })
+
+func profiles() []Profile { return profilesData().Profiles }
+
+// ObservedBatch returns the observed-batch pair (BATCH-001).
+func ObservedBatch() BatchProfile { return profilesData().ObservedBatch }
 
 // Profiles returns every profile, oldest first, as a copy.
 func Profiles() []Profile {

@@ -27,7 +27,7 @@ import (
 var requirementsJSON []byte
 
 // Areas lists the requirement areas in document order.
-var Areas = []string{"DECODE", "CANON", "HASH", "FIND", "SELECT", "SEQ", "FACT", "SPAN", "SCOPE", "SOLE", "PROFILE", "EVIDENCE", "WARN", "STAGE", "GUARD", "ADAPTER", "REPLAY"}
+var Areas = []string{"DECODE", "CANON", "HASH", "FIND", "SELECT", "SEQ", "FACT", "SPAN", "SCOPE", "SOLE", "PROFILE", "EVIDENCE", "WARN", "STAGE", "GUARD", "ADAPTER", "REPLAY", "BATCH"}
 
 // Requirement is one numbered requirement of patchdiff-core.md.
 type Requirement = index.Requirement

@@ -204,6 +204,17 @@ func TestProfilesAreTheSeeds(t *testing.T) {
 	if _, ok := LookupProfile("patchdiff-mvp-0.6.0"); ok {
 		t.Error("an unknown runtime version is a profile")
 	}
+	// BATCH-001: the seed's pair, its groups as tx/2 under a span-context profile.
+	b := ObservedBatch()
+	if b.Format != "patchdiff-observed-batch/1" || b.RuntimeVersion != "patchdiff-observed-batch-r1" || b.GroupFormat != FormatTx2 {
+		t.Errorf("observed_batch %+v is not the seed's pair", b)
+	}
+	if p, ok := LookupProfile(b.GroupRuntimeVersion); !ok || !p.SpanContext || !p.Accepts(b.GroupFormat) {
+		t.Errorf("observed_batch groups run under %q, which lacks span context or tx/2", b.GroupRuntimeVersion)
+	}
+	if _, ok := LookupProfile(b.RuntimeVersion); ok {
+		t.Error("the batch runtime_version is a transaction profile")
+	}
 }
 
 // The embedded data files decode strictly: no member is silently dropped.
@@ -213,10 +224,8 @@ func TestDataDecodesStrictly(t *testing.T) {
 		data []byte
 		into any
 	}{
-		"labels.json": {labelsJSON, new(Labels)},
-		"profiles.json": {profilesJSON, new(struct {
-			Profiles []Profile `json:"profiles"`
-		})},
+		"labels.json":       {labelsJSON, new(Labels)},
+		"profiles.json":     {profilesJSON, new(profilesDoc)},
 		"requirements.json": {requirementsJSON, new(index.Index)},
 	} {
 		dec := json.NewDecoder(bytes.NewReader(c.data))

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	pd "github.com/blockpatch-conformance/blockpatch-conformance/reference/patchdiff"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference/patchdiff/batch"
 	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
 )
 
@@ -280,15 +281,24 @@ func replayAccepted(row *LogRow, id string, st *state, ledger []*LedgerRow) *fau
 	hash := func(check, format string, args ...any) *fault {
 		return fail(pdspec.ReplayHashMismatch, TableLogs, at, check, format, args...)
 	}
-	if !slices.Contains(pdspec.LabelSet().Formats, row.ProtocolVersion) {
+	bp := pdspec.ObservedBatch()
+	isBatch := row.ProtocolVersion == bp.Format
+	if !isBatch && !slices.Contains(pdspec.LabelSet().Formats, row.ProtocolVersion) {
 		return protocol("protocol_version", "no parser for protocol_version %q", row.ProtocolVersion)
 	}
-	profile, ok := pdspec.LookupProfile(row.RuntimeVersion)
-	if !ok {
-		return protocol("runtime_version", "runtime_version %q names no profile", row.RuntimeVersion)
-	}
-	if !slices.Contains(profile.Formats, row.ProtocolVersion) {
-		return protocol("runtime_version", "profile %s does not read %s", row.RuntimeVersion, row.ProtocolVersion)
+	switch {
+	case isBatch && row.RuntimeVersion != bp.RuntimeVersion:
+		return protocol("runtime_version", "an observed batch replays only under %s, not %q (BATCH-023)", bp.RuntimeVersion, row.RuntimeVersion)
+	case !isBatch && row.RuntimeVersion == bp.RuntimeVersion:
+		return protocol("runtime_version", "%s replays only %s rows, not %s (BATCH-023)", bp.RuntimeVersion, bp.Format, row.ProtocolVersion)
+	case !isBatch:
+		profile, ok := pdspec.LookupProfile(row.RuntimeVersion)
+		if !ok {
+			return protocol("runtime_version", "runtime_version %q names no profile", row.RuntimeVersion)
+		}
+		if !slices.Contains(profile.Formats, row.ProtocolVersion) {
+			return protocol("runtime_version", "profile %s does not read %s", row.RuntimeVersion, row.ProtocolVersion)
+		}
 	}
 	if row.BeforeVersion != st.version {
 		return protocol("before_version", "before_version %d, the chain expects %d", row.BeforeVersion, st.version)
@@ -330,30 +340,70 @@ func replayAccepted(row *LogRow, id string, st *state, ledger []*LedgerRow) *fau
 			return protocol(m.check, "%s is %v in the row and %v in pdcp_content", m.check, m.column, m.content)
 		}
 	}
-	v := row.BeforeVersion
-	res := pd.Apply(pd.Request{RuntimeVersion: row.RuntimeVersion, Target: st.buf, TargetVersion: &v, Transaction: row.PDCPContent, CollectWarnings: false})
-	if !res.Accepted() {
+	res := run(row, st.buf, isBatch)
+	if !res.accepted {
 		label := pdspec.ReplayTransactionInvalid
-		if res.ValidationStage == pdspec.ProtocolValidation {
+		if res.stage == pdspec.ProtocolValidation {
 			label = pdspec.ReplayProtocolInvalid
 		}
-		f := fail(label, TableLogs, at, "transaction", "the runtime rejects the recorded transaction with %s at %s", res.Reason(), res.ValidationStage)
-		f.f.RuntimeFailureReason = res.Reason()
+		f := fail(label, TableLogs, at, "transaction", "the runtime rejects the recorded transaction with %s at %s", res.reason, res.stage)
+		f.f.RuntimeFailureReason = res.reason
 		return f
 	}
-	if row.AfterHash == nil || *row.AfterHash != *res.AfterHash {
-		return hash("after_hash", "after_hash %s, the result hashes to %s", showStr(row.AfterHash), *res.AfterHash)
+	if row.AfterHash == nil || *row.AfterHash != res.afterHash {
+		return hash("after_hash", "after_hash %s, the result hashes to %s", showStr(row.AfterHash), res.afterHash)
 	}
-	if f := checkLedger(row, id, ledger, res.ChangeFacts); f != nil {
+	if f := checkLedger(row, id, ledger, res.facts); f != nil {
 		return f
 	}
-	st.buf, st.hash, st.version = *res.ResultText, *res.AfterHash, st.version+1
+	st.buf, st.hash, st.version = res.text, res.afterHash, st.version+1
 	return nil
+}
+
+// outcome is what running a recorded row gave: a transaction's or an
+// observed batch's result, reduced to what replay checks.
+type outcome struct {
+	accepted        bool
+	reason          pdspec.Reason
+	stage           pdspec.Stage
+	text, afterHash string
+	facts           []any // pd.ChangeFact or batch.Fact
+}
+
+// run runs a row's pdcp_content under its runtime_version, with warnings
+// off and the row's before_version as target version (REPLAY-012): a
+// transaction through the runtime, an observed batch through the batch
+// applier, which checks the global guards, every scope and target_hash and
+// every group against the replay buffer (BATCH-023). Neither calls out or
+// writes anything (BATCH-024).
+func run(row *LogRow, buf string, isBatch bool) outcome {
+	v := row.BeforeVersion
+	var o outcome
+	if isBatch {
+		r := batch.Apply(batch.Request{RuntimeVersion: row.RuntimeVersion, Target: buf, TargetVersion: &v, Batch: row.PDCPContent})
+		o = outcome{accepted: r.Accepted(), reason: r.Reason(), stage: r.ValidationStage}
+		if o.accepted {
+			o.text, o.afterHash = *r.ResultText, *r.AfterHash
+			for _, f := range r.ChangeFacts {
+				o.facts = append(o.facts, f)
+			}
+		}
+		return o
+	}
+	r := pd.Apply(pd.Request{RuntimeVersion: row.RuntimeVersion, Target: buf, TargetVersion: &v, Transaction: row.PDCPContent, CollectWarnings: false})
+	o = outcome{accepted: r.Accepted(), reason: r.Reason(), stage: r.ValidationStage}
+	if o.accepted {
+		o.text, o.afterHash = *r.ResultText, *r.AfterHash
+		for _, f := range r.ChangeFacts {
+			o.facts = append(o.facts, f)
+		}
+	}
+	return o
 }
 
 // checkLedger compares an accepted row's ledger rows with the change facts
 // the replay derived (REPLAY-015).
-func checkLedger(row *LogRow, id string, ledger []*LedgerRow, facts []pd.ChangeFact) *fault {
+func checkLedger(row *LogRow, id string, ledger []*LedgerRow, facts []any) *fault {
 	if len(ledger) != len(facts) {
 		return fail(pdspec.ReplayProtocolInvalid, TableLogs, ptr(row.PDCPLogID), "ledger", "%d ledger rows for %d change facts", len(ledger), len(facts))
 	}
@@ -365,7 +415,7 @@ func checkLedger(row *LogRow, id string, ledger []*LedgerRow, facts []pd.ChangeF
 		if l.Origin != OriginTyped {
 			return fail(pdspec.ReplayProtocolInvalid, TableLedger, at, "origin", "origin %q, not %q", l.Origin, OriginTyped)
 		}
-		want, err := DerivedJSON(facts[i])
+		want, err := derivedJSON(facts[i])
 		if err != nil {
 			return fail(pdspec.ReplayTransactionInvalid, TableLedger, at, "derived_json", "%v", err)
 		}
@@ -379,7 +429,11 @@ func checkLedger(row *LogRow, id string, ledger []*LedgerRow, facts []pd.ChangeF
 
 // DerivedJSON is a change fact as the ledger's derived_json holds it: its
 // canonical JSON (REPLAY-015).
-func DerivedJSON(f pd.ChangeFact) ([]byte, error) {
+func DerivedJSON(f pd.ChangeFact) ([]byte, error) { return derivedJSON(f) }
+
+// derivedJSON is any fact's canonical JSON: a runtime change fact, or an
+// observed batch's fact with its group members (BATCH-023).
+func derivedJSON(f any) ([]byte, error) {
 	b, err := json.Marshal(f)
 	if err != nil {
 		return nil, err

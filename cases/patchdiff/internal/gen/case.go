@@ -32,6 +32,11 @@ type C struct {
 	lens   obj
 	before string
 	after  string
+
+	// batch marks an observed_batch case: tx is the envelope, sent as
+	// batch; order is its assembly_order (BATCH).
+	batch bool
+	order []any
 }
 
 // DefaultProfile is the profile of a case that names none: the first with
@@ -120,6 +125,11 @@ func (c *C) encode() []byte {
 	if c.rec {
 		b.WriteString("  \"recommended\": true,\n")
 	}
+	txMember := "transaction"
+	if c.batch {
+		b.WriteString("  \"operation\": \"observed_batch\",\n")
+		txMember = "batch"
+	}
 	req := obj{}
 	if c.profile != nil {
 		req = append(req, kv{"runtime_version", c.profile})
@@ -128,7 +138,7 @@ func (c *C) encode() []byte {
 	if c.tv != nil {
 		req = append(req, kv{"target_version", c.tv})
 	}
-	req = append(req, kv{"transaction", c.tx})
+	req = append(req, kv{txMember, c.tx})
 	if c.scope != nil {
 		req = append(req, kv{"scope_bounds", c.scope})
 	}
@@ -139,7 +149,11 @@ func (c *C) encode() []byte {
 	v := validity[c.stage].with("task_correct", "not_evaluated", "semantic", "not_evaluated")
 	exp := o("status", c.status, "validation_stage", c.stage, "validity", v)
 	if c.status == "accepted" {
-		exp = exp.with("failure_reason", nil, "result_text", c.result, "change_facts", listOf(c.facts), "warnings", c.warns)
+		exp = exp.with("failure_reason", nil, "result_text", c.result)
+		if c.batch {
+			exp = exp.with("assembly_order", c.order)
+		}
+		exp = exp.with("change_facts", listOf(c.facts), "warnings", c.warns)
 		if c.after != "" {
 			exp = exp.with("after_hash", c.after)
 		}

@@ -169,7 +169,7 @@ func enc(v any) string {
 	case obj:
 		parts := make([]string, len(x))
 		for i, m := range x {
-			if _, ok := m.v.(pieces); ok && m.k != "target" && m.k != "transaction" && m.k != "result_text" && m.k != "matched_text" && m.k != "replacement_text" {
+			if _, ok := m.v.(pieces); ok && m.k != "target" && m.k != "transaction" && m.k != "batch" && m.k != "result_text" && m.k != "matched_text" && m.k != "replacement_text" {
 				panic("pieces inside " + m.k + ": only texts take pieces")
 			}
 			parts[i] = enc(m.k) + ": " + enc(m.v)

@@ -135,6 +135,9 @@ type step struct {
 	result  string
 	facts   []rfact
 	reason  string
+	// groupOf adds an observed batch's members to each fact (BATCH-018);
+	// nil for a transaction.
+	groupOf []m
 }
 
 const rTargetID = "target-0001"
@@ -193,6 +196,11 @@ func build(content string, steps []step) *history {
 			n := utf8.RuneCountInString
 			fact := map[string]any{"change_id": f.id, "operation": f.op, "span_start": f.start, "span_end": f.start + n(f.matched),
 				"matched_chars": n(f.matched), "replacement_chars": n(f.repl), "matched_sha256": rsha(f.matched), "replacement_sha256": rsha(f.repl)}
+			if s.groupOf != nil {
+				for k, v := range s.groupOf[len(h.ledger)-firstLedger(h, row.PDCPLogID)] {
+					fact[k] = v
+				}
+			}
 			h.ledger = append(h.ledger, rLedger{int64(len(h.ledger) + 1), row.PDCPLogID, rTargetID, "typed", canonJSON(fact)})
 		}
 		h.final, h.version = s.result, after
@@ -541,6 +549,8 @@ func replayCases() map[string][]byte {
 	put("two-initial-snapshots", rcase{why: "a second initial_upload snapshot leaves no single start",
 		reqs: []string{"REPLAY-003", "REPLAY-019"}, h: noTarget, label: "replay_protocol_invalid", table: "TargetSnapshots", row: 2, check: "snapshot_reason"})
 
+	batchHistoryCases(put)
+
 	for _, c := range corruptions(mixed) {
 		bad := mixed.clone()
 		c.apply(bad)
@@ -563,4 +573,69 @@ func replayCases() map[string][]byte {
 		put("corrupt-"+table+row+"-"+strings.ReplaceAll(c.column, "_", "-"), r)
 	}
 	return out
+}
+
+// firstLedger is the count of ledger rows before log row id's.
+func firstLedger(h *history, id int64) int {
+	for i, l := range h.ledger {
+		if l.PDCPLogID == id {
+			return i
+		}
+	}
+	return len(h.ledger)
+}
+
+// batchHistory: an observed batch between two typed transactions. The
+// batch's buffer is "ALPHA\nbeta\n": group g1 holds [6, 11) "beta\n" and
+// g2 [0, 6) "ALPHA\n"; each group's fact is at local 0, and the result,
+// assembled from the back, is "A\nB\n". staleHash gives g2 the hash of
+// another slice as its evidence.
+func batchHistory(staleHash bool) *history {
+	g2hash := rsha("ALPHA\n")
+	if staleHash {
+		g2hash = rsha("alpha\n")
+	}
+	group := func(id string, s, e int, hash string, op m) m {
+		return m{"observation_id": id, "scope_bounds": m{"scope_start": s, "scope_end": e}, "target_hash": hash,
+			"transaction": m{"format": "patchdiff-tx/2", "target_file_id": rTargetID, "intent": "edit", "operations": edits(op)}}
+	}
+	return build("alpha\nbeta\n", []step{
+		{runtime: "patchdiff-mvp-0.2.2", tx: m{"format": "patchdiff-tx/1", "edits": edits(m{"match": "alpha", "replace": "ALPHA"})},
+			result: "ALPHA\nbeta\n", facts: []rfact{{"match", "chg_001", 0, "alpha", "ALPHA"}}},
+		{runtime: BR, tx: m{"format": BFmt, "expected_current_hash": rsha("ALPHA\nbeta\n"), "groups": edits(
+			group("g1", 6, 11, rsha("beta\n"), m{"op": "match", "match": "beta", "replace": "B"}),
+			group("g2", 0, 6, g2hash, m{"op": "span", "start": 0, "end": 5, "expected_text": "ALPHA", "replace": "A"}))},
+			result: "A\nB\n", facts: []rfact{{"match", "chg_001", 0, "beta", "B"}, {"span", "chg_001", 0, "ALPHA", "A"}},
+			groupOf: []m{{"group_index": 1, "operation_index": 1, "observation_id": "g1", "scope_start": 6, "scope_end": 11},
+				{"group_index": 2, "operation_index": 1, "observation_id": "g2", "scope_start": 0, "scope_end": 6}}},
+		{runtime: "patchdiff-mvp-0.3.0", tx: m{"format": "patchdiff-tx/2", "operations": edits(m{"op": "span", "start": 2, "end": 3, "expected_text": "B", "replace": "b"})},
+			result: "A\nb\n", facts: []rfact{{"span", "chg_001", 2, "B", "b"}}},
+	})
+}
+
+// batchHistoryCases are the replay cases of histories holding an observed
+// batch (BATCH-023, BATCH-024).
+func batchHistoryCases(put func(string, rcase)) {
+	clean := batchHistory(false)
+	put("batch-clean", rcase{why: "an observed batch row replays through the batch applier; its ledger rows are the batch facts with their groups",
+		reqs: []string{"BATCH-023", "BATCH-024", "REPLAY-016"}, h: clean, checks: allTrue})
+	moved := clean.clone()
+	moved.target.CurrentContent = "A\r\nb\r\n"
+	put("batch-materialized-crlf", rcase{why: "CRLF in the stored target after a batch shows in content_matches alone; replay repairs nothing",
+		reqs: []string{"BATCH-024", "REPLAY-017"}, h: moved, checks: checksWith("content_matches")})
+	profile := clean.clone()
+	profile.logs[1].RuntimeVersion = "patchdiff-mvp-0.5.0"
+	put("batch-under-transaction-profile", rcase{why: "a patchdiff-observed-batch/1 row recorded under a transaction profile fails closed",
+		reqs: []string{"BATCH-023", "REPLAY-019"}, h: profile, label: "replay_protocol_invalid", table: "append_only_pdcp_logs", row: 2, check: "runtime_version"})
+	typed := clean.clone()
+	typed.logs[2].RuntimeVersion = BR
+	put("transaction-under-batch-runtime", rcase{why: "patchdiff-observed-batch-r1 replays only observed batches, not a patchdiff-tx/2 row",
+		reqs: []string{"BATCH-023", "REPLAY-009"}, h: typed, label: "replay_protocol_invalid", table: "append_only_pdcp_logs", row: 3, check: "runtime_version"})
+	stale := batchHistory(true)
+	put("batch-stale-scope-evidence", rcase{why: "a batch row whose group evidence is not its replay slice's hash is rejected at PRECONDITION_GUARD: replay_transaction_invalid",
+		reqs: []string{"BATCH-023", "BATCH-024", "BATCH-013"}, h: stale, label: "replay_transaction_invalid", table: "append_only_pdcp_logs", row: 2, check: "transaction", runtimeLabel: "target_hash_mismatch"})
+	ledger := clean.clone()
+	ledger.ledger[2].DerivedJSON = strings.Replace(ledger.ledger[2].DerivedJSON, `"group_index":2`, `"group_index":1`, 1)
+	put("batch-ledger-group-index", rcase{why: "a batch ledger row naming the wrong group differs from the fact the replay derived",
+		reqs: []string{"BATCH-023", "BATCH-018"}, h: ledger, label: "replay_hash_mismatch", table: "append_only_manifest_ledger", row: 3, check: "derived_json"})
 }
