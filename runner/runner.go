@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -244,13 +245,17 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	iso := r.chooseIsolation(ctx, probeDir)
+	iso := r.chooseIsolation(ctx, probeDir, filepath.Join(root, overlaysDir))
 	if !iso.Isolated() && iso.Why != inProcess {
 		adoptOrphans()
 	}
 	features, err := probe(ctx, r.Impl, probeDir, r.Timeout, iso)
 	if err != nil {
 		return nil, err
+	}
+	var problems []string
+	for _, name := range slices.Sorted(maps.Keys(features.outside)) {
+		problems = append(problems, fmt.Sprintf("probing the implementation (%s), the command wrote outside its folder: %s", name, strings.Join(features.outside[name], ", ")))
 	}
 
 	desc := r.Impl.Describe()
@@ -305,11 +310,11 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 	}
 	slices.SortFunc(results, func(a, b *Result) int { return strings.Compare(a.Name, b.Name) })
 
-	rep := &Report{Results: results}
+	rep := &Report{Results: results, Problems: problems}
 	// Every name in the temp root is one the runner made: the probe
-	// folder and the boxes it kept. Anything else, box-like or not, came
+	// folder, the overlays' folder and the boxes it kept. Anything else, box-like or not, came
 	// from an implementation.
-	kept := map[string]bool{"probe": true}
+	kept := map[string]bool{"probe": true, overlaysDir: true}
 	for _, res := range results {
 		if res.Kept != "" {
 			kept[filepath.Base(res.Kept)] = true

@@ -1,0 +1,506 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Under bwrap a command sees the filesystem read-only but its case's box,
+// so a write anywhere else fails with EROFS: blocked, but unseen, and a
+// command that ignores the failure certifies. To see such writes, each
+// command gets instead a writable overlay of every filesystem it could
+// write (all mounts but /proc, /sys and /dev, which bwrap makes anew or
+// binds read-only): the host's files are the overlay's lower layer, never
+// written, and every write, removal, rename or mode change lands in an
+// upper folder the runner made for that command alone in the run's temp
+// root. After the command the runner reads the upper folders (a file there
+// was written, a whiteout was removed), then removes them. The case's box
+// and a race's hold folder stay real writable binds on top, so the runner
+// judges their trees as before; /dev/shm is a runner-made folder bound in
+// the same way and read after the command; the rest of /dev is read-only.
+//
+// bubblewrap 0.8 cannot mount an overlay itself, so the runner mounts the
+// overlays: on a thread of its own (locked, never returned to the Go
+// runtime, which ends it) it enters a new mount namespace, makes every
+// mount in it private so that nothing propagates to the host, mounts the
+// overlays below the command's folder, starts bwrap there with the
+// overlays as its root, and lets the thread end. The namespace, and the
+// overlays with it, go away with the command's last process. Mounting takes
+// root (CAP_SYS_ADMIN); without it, or where the run's temp root cannot
+// hold an overlay's upper folder (an overlayfs, as in many containers), the
+// runner says so and bwrap only blocks. Every path the runner mounts on or
+// from is opened without following any symlink (openat2 RESOLVE_NO_SYMLINKS)
+// and named to mount(2) by its descriptor; the upper folders are read and
+// removed without following symlinks.
+
+// overlays is how a run observes its commands' writes outside their folders.
+type overlays struct {
+	// dir is the run's folder of per-command folders, in its temp root.
+	dir    string
+	mounts []mountSpec
+	n      atomic.Uint64
+}
+
+// mountSpec is one mount of the host as a command sees it: an overlay of
+// a folder, or a read-only bind where no overlay can be had.
+type mountSpec struct {
+	path    string
+	overlay bool
+	// mode, uid and gid are those of the mount's root, which the overlay
+	// takes from its upper folder.
+	mode     uint32
+	uid, gid uint32
+}
+
+// observed names the mounts whose writes are seen, for the certificate.
+func (o *overlays) describe() string {
+	var ro []string
+	for _, m := range o.mounts {
+		if !m.overlay {
+			ro = append(ro, m.path)
+		}
+	}
+	s := "observed: each command writes to an overlay of the host's filesystems, inspected and removed after it; a write there fails the case (escape); /proc, /sys and /dev but /dev/shm are read-only"
+	if len(ro) > 0 {
+		s += fmt.Sprintf(", and so, with writes blocked but not observed, %s", strings.Join(ro, ", "))
+	}
+	return s
+}
+
+// newOverlays plans the overlays of a run whose per-command folders go in
+// dir, and tries them once, running probe (which must write nothing) in
+// writable the way every command runs. A mount that cannot be overlaid
+// (a lower layer stacked too deep, a filesystem overlayfs refuses) is
+// bound read-only instead; the host's root that cannot is an error.
+func newOverlays(iso *Isolation, dir, writable, probe string) (*overlays, error) {
+	if os.Geteuid() != 0 {
+		return nil, errors.New("mounting the overlays takes root")
+	}
+	mounts, err := mountPlan()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, err
+	}
+	o := &overlays{dir: dir, mounts: mounts}
+	for {
+		ob, err := o.begin()
+		if err != nil {
+			return nil, err
+		}
+		at, err := ob.tryMounts()
+		ob.remove()
+		if err == nil {
+			break
+		}
+		if at <= 0 || !o.mounts[at].overlay {
+			return nil, err
+		}
+		o.mounts[at].overlay = false
+	}
+	ob, err := o.begin()
+	if err != nil {
+		return nil, err
+	}
+	argv := iso.wrap([]string{probe}, []string{writable}, ob)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = writable
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := ob.start(cmd); err != nil {
+		ob.remove()
+		return nil, err
+	}
+	err = cmd.Wait()
+	written, ferr := ob.finish()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("bwrap over the overlays: %v: %s", err, bounded(out.Bytes(), 200))
+	case ferr != nil:
+		return nil, ferr
+	case len(written) > 0:
+		return nil, fmt.Errorf("a command that writes nothing showed writes: %s", strings.Join(written, ", "))
+	}
+	return o, nil
+}
+
+// mountPlan lists the mounts a command must see, parents first: every
+// mount of this process's namespace that is not hidden under another,
+// but /proc, /sys and /dev and what is below them.
+func mountPlan() ([]mountSpec, error) {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	type entry struct{ id, parent, path, fstype string }
+	var all []entry
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		sep := slices.Index(f, "-")
+		if len(f) < 5 || sep < 0 || sep+1 >= len(f) {
+			return nil, fmt.Errorf("/proc/self/mountinfo: cannot read %q", sc.Text())
+		}
+		all = append(all, entry{f[0], f[1], unescapeMount(f[4]), f[sep+1]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	below := func(p, dir string) bool { return dir == "/" && p != "/" || strings.HasPrefix(p, dir+"/") }
+	byID := map[string]entry{}
+	for _, e := range all {
+		byID[e.id] = e
+	}
+	// A mount is hidden when another is mounted on its root, or on a
+	// folder above it in the same parent, or when its parent is hidden.
+	var hidden func(e entry, depth int) bool
+	hidden = func(e entry, depth int) bool {
+		for _, n := range all {
+			if n.id != e.id && (n.parent == e.id && n.path == e.path || n.parent == e.parent && below(e.path, n.path)) {
+				return true
+			}
+		}
+		p, ok := byID[e.parent]
+		return ok && p.id != e.id && depth < 64 && hidden(p, depth+1)
+	}
+	var out []mountSpec
+	seen := map[string]bool{}
+	for _, e := range slices.Backward(all) {
+		system := slices.ContainsFunc([]string{"/proc", "/sys", "/dev"}, func(d string) bool { return e.path == d || below(e.path, d) })
+		if system || e.fstype == "autofs" || seen[e.path] || hidden(e, 0) {
+			continue
+		}
+		seen[e.path] = true
+		info, err := os.Lstat(e.path)
+		if err != nil {
+			continue // gone, or out of reach
+		}
+		st, ok := info.Sys().(*syscall.Stat_t)
+		if !ok {
+			continue
+		}
+		out = append(out, mountSpec{path: e.path, overlay: info.IsDir(), mode: st.Mode, uid: st.Uid, gid: st.Gid})
+	}
+	if !seen["/"] {
+		return nil, errors.New("/proc/self/mountinfo lists no visible mount on /")
+	}
+	slices.SortStableFunc(out, func(a, b mountSpec) int { return depth(a.path) - depth(b.path) })
+	return out, nil
+}
+
+func depth(p string) int {
+	if p == "/" {
+		return 0
+	}
+	return strings.Count(p, "/")
+}
+
+// unescapeMount decodes the octal escapes (\040) of a mountinfo path.
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// observation is one command's overlays: its folder in the run's, with
+// root (the mount point of the overlays, bwrap's root), shm (bound on
+// /dev/shm), and an upper and a work folder for each overlay.
+type observation struct {
+	o   *overlays
+	dir string
+}
+
+const (
+	obRoot = "root"
+	obShm  = "shm"
+)
+
+func (ob *observation) upper(i int) string { return filepath.Join(ob.dir, "u"+strconv.Itoa(i)) }
+func (ob *observation) work(i int) string  { return filepath.Join(ob.dir, "w"+strconv.Itoa(i)) }
+
+// begin makes the folders of one command's overlays.
+func (o *overlays) begin() (*observation, error) {
+	ob := &observation{o: o, dir: filepath.Join(o.dir, strconv.FormatUint(o.n.Add(1), 10))}
+	if err := os.Mkdir(ob.dir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(filepath.Join(ob.dir, obRoot), 0o755); err != nil {
+		ob.remove()
+		return nil, err
+	}
+	shm := filepath.Join(ob.dir, obShm)
+	if err := mkdirMode(shm, 0o1777, 0, 0); err != nil {
+		ob.remove()
+		return nil, err
+	}
+	for i, m := range o.mounts {
+		if !m.overlay {
+			continue
+		}
+		if err := mkdirMode(ob.upper(i), m.mode, m.uid, m.gid); err != nil {
+			ob.remove()
+			return nil, err
+		}
+		if err := os.Mkdir(ob.work(i), 0o700); err != nil {
+			ob.remove()
+			return nil, err
+		}
+	}
+	return ob, nil
+}
+
+// mkdirMode makes a folder with exactly the mode (permission, setuid,
+// setgid and sticky bits) and owner given.
+func mkdirMode(dir string, mode, uid, gid uint32) error {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Lchown(dir, int(uid), int(gid)); err != nil {
+		return err
+	}
+	return unix.Fchmodat(unix.AT_FDCWD, dir, mode&0o7777, 0)
+}
+
+// bwrapMounts are bwrap's filesystem options for this command: the
+// overlays as its root, /sys read-only, fresh /dev and /proc, shm on
+// /dev/shm and the rest of /dev read-only.
+func (ob *observation) bwrapMounts() []string {
+	return []string{
+		"--bind", filepath.Join(ob.dir, obRoot), "/",
+		"--ro-bind-try", "/sys", "/sys", "--dev", "/dev", "--proc", "/proc",
+		"--bind", filepath.Join(ob.dir, obShm), "/dev/shm", "--remount-ro", "/dev",
+	}
+}
+
+// start starts cmd (bwrap) in a mount namespace of its own holding the
+// overlays.
+func (ob *observation) start(cmd *exec.Cmd) error {
+	errc := make(chan error, 1)
+	go func() {
+		// Never unlocked: the thread's mount namespace is not the
+		// runner's, so the runtime must end the thread with this
+		// goroutine rather than run other goroutines on it.
+		runtime.LockOSThread()
+		if _, err := ob.mountAll(); err != nil {
+			errc <- err
+			return
+		}
+		errc <- cmd.Start()
+	}()
+	return <-errc
+}
+
+// tryMounts mounts the overlays on a thread of its own that then ends,
+// and returns the index of the mount that failed, if one did.
+func (ob *observation) tryMounts() (int, error) {
+	var at int
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: see start
+		at, err = ob.mountAll()
+	}()
+	<-done
+	return at, err
+}
+
+// mountAll enters a new mount namespace on the calling thread, which must
+// be locked and be ended after, and mounts the overlays below the
+// command's root. It returns the index of the mount that failed, or -1.
+func (ob *observation) mountAll() (int, error) {
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return -1, fmt.Errorf("entering a mount namespace of its own: %w", err)
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return -1, fmt.Errorf("making the mounts private: %w", err)
+	}
+	for i := range ob.o.mounts {
+		if err := ob.mount(i); err != nil {
+			return i, err
+		}
+	}
+	return -1, nil
+}
+
+// mount mounts the i-th mount of the plan below the command's root.
+func (ob *observation) mount(i int) error {
+	m := ob.o.mounts[i]
+	var fds []int
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}()
+	open := func(dirfd int, name string, dir bool) (string, error) {
+		how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+		if dir {
+			how.Flags |= unix.O_DIRECTORY
+		}
+		if dirfd != unix.AT_FDCWD {
+			how.Resolve |= unix.RESOLVE_BENEATH
+		}
+		fd, err := unix.Openat2(dirfd, name, how)
+		if err != nil {
+			return "", &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		fds = append(fds, fd)
+		return "/proc/self/fd/" + strconv.Itoa(fd), nil
+	}
+	// The root as mounted so far: opened anew, since the mounts on it
+	// hide what an older descriptor sees.
+	rootPath, err := open(unix.AT_FDCWD, filepath.Join(ob.dir, obRoot), true)
+	if err != nil {
+		return err
+	}
+	target := rootPath
+	if m.path != "/" {
+		if target, err = open(fds[len(fds)-1], strings.TrimPrefix(m.path, "/"), m.overlay); err != nil {
+			return fmt.Errorf("mounting %s: %w", m.path, err)
+		}
+	}
+	lower, err := open(unix.AT_FDCWD, m.path, m.overlay)
+	if err != nil {
+		return fmt.Errorf("mounting %s: %w", m.path, err)
+	}
+	if !m.overlay {
+		if err := unix.Mount(lower, target, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("binding %s: %w", m.path, err)
+		}
+		if err := unix.Mount("", target, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
+			return fmt.Errorf("binding %s read-only: %w", m.path, err)
+		}
+		return nil
+	}
+	upper, err := open(unix.AT_FDCWD, ob.upper(i), true)
+	if err != nil {
+		return err
+	}
+	work, err := open(unix.AT_FDCWD, ob.work(i), true)
+	if err != nil {
+		return err
+	}
+	// redirect_dir=on lets a folder of the lower layer be renamed (else
+	// EXDEV, an attempt nobody would see); index=off, since the lower
+	// layers are shared by every command's overlays.
+	opts := "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",redirect_dir=on,index=off"
+	if err := unix.Mount("overlay", target, "overlay", 0, opts); err != nil {
+		return fmt.Errorf("mounting an overlay of %s: %w", m.path, err)
+	}
+	return nil
+}
+
+// maxOutside bounds how many written paths a command's report names.
+const maxOutside = 20
+
+// finish reads what the command wrote outside its folders, as host paths
+// with what happened ("/tmp/x (written)", "/etc/motd (removed)"), and
+// removes the command's folder.
+func (ob *observation) finish() ([]string, error) {
+	defer ob.remove()
+	var out []string
+	more := 0
+	add := func(s string) {
+		if len(out) < maxOutside {
+			out = append(out, s)
+		} else {
+			more++
+		}
+	}
+	read := func(dir, at string, mode, uid, gid uint32) error {
+		info, err := os.Lstat(dir)
+		if err != nil {
+			return err
+		}
+		if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Mode != mode || st.Uid != uid || st.Gid != gid {
+			add(at + " (mode or owner changed)")
+		}
+		r, err := os.OpenRoot(dir)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		return fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if p == "." {
+				return nil
+			}
+			host := path.Join(at, p)
+			switch {
+			case d.Type()&fs.ModeCharDevice != 0 && isWhiteout(d):
+				add(host + " (removed)")
+			case d.IsDir():
+				// A folder is in the upper layer because something in
+				// it was written, or as itself: made, renamed or given
+				// another mode. Only the latter are named on their own.
+				entries, err := fs.ReadDir(r.FS(), p)
+				if err == nil && len(entries) == 0 {
+					add(host + " (written)")
+				}
+			default:
+				add(host + " (written)")
+			}
+			return nil
+		})
+	}
+	for i, m := range ob.o.mounts {
+		if !m.overlay {
+			continue
+		}
+		if err := read(ob.upper(i), m.path, syscall.S_IFDIR|m.mode&0o7777, m.uid, m.gid); err != nil {
+			return nil, fmt.Errorf("reading the overlay of %s: %w", m.path, err)
+		}
+	}
+	if err := read(filepath.Join(ob.dir, obShm), "/dev/shm", syscall.S_IFDIR|0o1777, 0, 0); err != nil {
+		return nil, fmt.Errorf("reading /dev/shm: %w", err)
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("and %d more", more))
+	}
+	return out, nil
+}
+
+// isWhiteout reports whether d is an overlay whiteout: a character device
+// numbered 0/0, left where a lower file was removed.
+func isWhiteout(d fs.DirEntry) bool {
+	info, err := d.Info()
+	if err != nil {
+		return false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && st.Rdev == 0
+}
+
+// remove removes the command's folder; nothing in it is followed.
+func (ob *observation) remove() { removeAll(ob.dir) }
