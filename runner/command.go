@@ -122,6 +122,7 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	o := Outcome{Elapsed: time.Since(start)}
 	killGroup(cmd) // whatever the leader left running
 	if ob != nil {
+		ob.ended()
 		// bwrap has ended, and its PID namespace with it: nothing writes
 		// to the overlays any more.
 		var ferr error

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -54,6 +55,11 @@ type overlays struct {
 	dir    string
 	mounts []mountSpec
 	n      atomic.Uint64
+	// free holds the folders of commands that wrote nothing outside: their
+	// upper folders are empty, so the next command can have them. Making
+	// and removing folders is most of what observing costs.
+	mu   sync.Mutex
+	free []*observation
 }
 
 // mountSpec is one mount of the host as a command sees it: an overlay of
@@ -128,6 +134,7 @@ func newOverlays(iso *Isolation, dir, writable, probe string) (*overlays, error)
 		return nil, err
 	}
 	err = cmd.Wait()
+	ob.ended()
 	written, ferr := ob.finish()
 	switch {
 	case err != nil:
@@ -237,6 +244,8 @@ func unescapeMount(s string) string {
 type observation struct {
 	o   *overlays
 	dir string
+	// hold keeps the thread that started the command alive (see start).
+	hold chan struct{}
 }
 
 const (
@@ -247,8 +256,17 @@ const (
 func (ob *observation) upper(i int) string { return filepath.Join(ob.dir, "u"+strconv.Itoa(i)) }
 func (ob *observation) work(i int) string  { return filepath.Join(ob.dir, "w"+strconv.Itoa(i)) }
 
-// begin makes the folders of one command's overlays.
+// begin gives a command the folders of its overlays: those of an earlier
+// command that wrote nothing outside, or new ones.
 func (o *overlays) begin() (*observation, error) {
+	o.mu.Lock()
+	if n := len(o.free); n > 0 {
+		ob := o.free[n-1]
+		o.free = o.free[:n-1]
+		o.mu.Unlock()
+		return ob, nil
+	}
+	o.mu.Unlock()
 	ob := &observation{o: o, dir: filepath.Join(o.dir, strconv.FormatUint(o.n.Add(1), 10))}
 	if err := os.Mkdir(ob.dir, 0o700); err != nil {
 		return nil, err
@@ -302,9 +320,13 @@ func (ob *observation) bwrapMounts() []string {
 }
 
 // start starts cmd (bwrap) in a mount namespace of its own holding the
-// overlays.
+// overlays. The thread that starts it lives until ended is called after
+// the command: bwrap's --die-with-parent kills the command when the
+// thread that started it ends (PR_SET_PDEATHSIG follows the thread, not
+// the process).
 func (ob *observation) start(cmd *exec.Cmd) error {
 	errc := make(chan error, 1)
+	ob.hold = make(chan struct{})
 	go func() {
 		// Never unlocked: the thread's mount namespace is not the
 		// runner's, so the runtime must end the thread with this
@@ -314,9 +336,22 @@ func (ob *observation) start(cmd *exec.Cmd) error {
 			errc <- err
 			return
 		}
-		errc <- cmd.Start()
+		err := cmd.Start()
+		errc <- err
+		if err == nil {
+			<-ob.hold
+		}
 	}()
 	return <-errc
+}
+
+// ended lets the thread that started the command end; the command must
+// have ended.
+func (ob *observation) ended() {
+	if ob.hold != nil {
+		close(ob.hold)
+		ob.hold = nil
+	}
 }
 
 // tryMounts mounts the overlays on a thread of its own that then ends,
@@ -411,8 +446,11 @@ func (ob *observation) mount(i int) error {
 	}
 	// redirect_dir=on lets a folder of the lower layer be renamed (else
 	// EXDEV, an attempt nobody would see); index=off, since the lower
-	// layers are shared by every command's overlays.
-	opts := "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",redirect_dir=on,index=off"
+	// layers are shared by every command's overlays; volatile, since
+	// without it the unmount at the command's end syncs the whole
+	// filesystem of the upper folder, a cost set by whatever else writes
+	// to it.
+	opts := "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",redirect_dir=on,index=off,volatile"
 	if err := unix.Mount("overlay", target, "overlay", 0, opts); err != nil {
 		return fmt.Errorf("mounting an overlay of %s: %w", m.path, err)
 	}
@@ -423,10 +461,36 @@ func (ob *observation) mount(i int) error {
 const maxOutside = 20
 
 // finish reads what the command wrote outside its folders, as host paths
-// with what happened ("/tmp/x (written)", "/etc/motd (removed)"), and
-// removes the command's folder.
+// with what happened ("/tmp/x (written)", "/etc/motd (removed)"). The
+// command's folders go back to the pool when it wrote nothing, and are
+// removed when it did.
 func (ob *observation) finish() ([]string, error) {
-	defer ob.remove()
+	out, err := ob.read()
+	if err != nil || len(out) > 0 || ob.reset() != nil {
+		ob.remove()
+		return out, err
+	}
+	ob.o.mu.Lock()
+	ob.o.free = append(ob.o.free, ob)
+	ob.o.mu.Unlock()
+	return nil, nil
+}
+
+// reset readies clean folders for another mount: a volatile overlay
+// refuses a work folder that one has used (work/incompat/volatile).
+func (ob *observation) reset() error {
+	for i, m := range ob.o.mounts {
+		if m.overlay {
+			if err := removeAll(filepath.Join(ob.work(i), "work", "incompat")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// read lists what the command wrote outside its folders.
+func (ob *observation) read() ([]string, error) {
 	var out []string
 	more := 0
 	add := func(s string) {
@@ -471,6 +535,9 @@ func (ob *observation) finish() ([]string, error) {
 			default:
 				add(host + " (written)")
 			}
+			if more > 0 {
+				return fs.SkipAll
+			}
 			return nil
 		})
 	}
@@ -486,7 +553,7 @@ func (ob *observation) finish() ([]string, error) {
 		return nil, fmt.Errorf("reading /dev/shm: %w", err)
 	}
 	if more > 0 {
-		out = append(out, fmt.Sprintf("and %d more", more))
+		out = append(out, "and more")
 	}
 	return out, nil
 }

@@ -25,3 +25,5 @@ func (ob *observation) start(cmd *exec.Cmd) error { return cmd.Start() }
 func (ob *observation) finish() ([]string, error) { return nil, nil }
 
 func (ob *observation) remove() {}
+
+func (ob *observation) ended() {}
