@@ -151,7 +151,9 @@ func newOverlays(iso *Isolation, dir, writable, probe string) (*overlays, error)
 // mount of this process's namespace that is not hidden under another,
 // but /proc, /sys and /dev and what is below them.
 func mountPlan() ([]mountSpec, error) {
-	data, err := os.ReadFile("/proc/self/mountinfo")
+	// The calling thread's: /proc/self is the main thread's, which need
+	// not be in the runner's namespace (see onOwnThread).
+	data, err := os.ReadFile("/proc/thread-self/mountinfo")
 	if err != nil {
 		return nil, err
 	}
@@ -327,11 +329,7 @@ func (ob *observation) bwrapMounts() []string {
 func (ob *observation) start(cmd *exec.Cmd) error {
 	errc := make(chan error, 1)
 	ob.hold = make(chan struct{})
-	go func() {
-		// Never unlocked: the thread's mount namespace is not the
-		// runner's, so the runtime must end the thread with this
-		// goroutine rather than run other goroutines on it.
-		runtime.LockOSThread()
+	go onOwnThread(func() {
 		if _, err := ob.mountAll(); err != nil {
 			errc <- err
 			return
@@ -341,7 +339,7 @@ func (ob *observation) start(cmd *exec.Cmd) error {
 		if err == nil {
 			<-ob.hold
 		}
-	}()
+	})
 	return <-errc
 }
 
@@ -360,13 +358,37 @@ func (ob *observation) tryMounts() (int, error) {
 	var at int
 	var err error
 	done := make(chan struct{})
-	go func() {
+	go onOwnThread(func() {
 		defer close(done)
-		runtime.LockOSThread() // never unlocked: see start
 		at, err = ob.mountAll()
-	}()
+	})
 	<-done
 	return at, err
+}
+
+// onOwnThread runs f on a thread locked to it and ended with it, so that
+// f may change the thread's mount namespace. The runtime ends a locked
+// thread whose goroutine returns, but for the main thread, which it
+// parks for ever instead (its namespace, overlays and all, would live as
+// long as the runner): on the main thread, f runs on another goroutine,
+// which cannot be scheduled on this one's locked thread.
+func onOwnThread(f func()) {
+	runtime.LockOSThread()
+	if unix.Gettid() != unix.Getpid() {
+		f() // never unlocked: the runtime ends the thread
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread()
+		if unix.Gettid() == unix.Getpid() {
+			panic("runner: a goroutine ran on a thread locked to another")
+		}
+		f()
+	}()
+	<-done
+	runtime.UnlockOSThread()
 }
 
 // mountAll enters a new mount namespace on the calling thread, which must
