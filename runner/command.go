@@ -78,10 +78,7 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	isolated := inv.Isolation.Isolated()
 	var ob *observation
 	if inv.Isolation.Observed() {
-		var err error
-		if ob, err = inv.Isolation.watch.begin(); err != nil {
-			return Outcome{Exit: -1, Err: fmt.Errorf("making the overlays' folders: %w", err)}
-		}
+		ob = inv.Isolation.watch.begin()
 	}
 	if isolated {
 		argv = inv.Isolation.wrap(argv, inv.Writable, ob)
@@ -113,16 +110,12 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	}
 	if err != nil {
 		leftovers(marker, 0) // forgets the marker
-		if ob != nil {
-			ob.remove()
-		}
 		return Outcome{Exit: -1, Err: err}
 	}
 	err = cmd.Wait()
 	o := Outcome{Elapsed: time.Since(start)}
 	killGroup(cmd) // whatever the leader left running
 	if ob != nil {
-		ob.ended()
 		// bwrap has ended, and its PID namespace with it: nothing writes
 		// to the overlays any more.
 		var ferr error

@@ -14,8 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -27,39 +25,37 @@ import (
 // command gets instead a writable overlay of every filesystem it could
 // write (all mounts but /proc, /sys and /dev, which bwrap makes anew or
 // binds read-only): the host's files are the overlay's lower layer, never
-// written, and every write, removal, rename or mode change lands in an
-// upper folder the runner made for that command alone in the run's temp
-// root. After the command the runner reads the upper folders (a file there
-// was written, a whiteout was removed), then removes them. The case's box
+// written, and every write, removal, rename or mode change lands in the
+// overlay's upper folder. After the command the runner reads the upper
+// folders: a file there was written, a whiteout removed. The case's box
 // and a race's hold folder stay real writable binds on top, so the runner
 // judges their trees as before; /dev/shm is a runner-made folder bound in
 // the same way and read after the command; the rest of /dev is read-only.
 //
 // bubblewrap 0.8 cannot mount an overlay itself, so the runner mounts the
 // overlays: on a thread of its own (locked, never returned to the Go
-// runtime, which ends it) it enters a new mount namespace, makes every
-// mount in it private so that nothing propagates to the host, mounts the
-// overlays below the command's folder, starts bwrap there with the
-// overlays as its root, and lets the thread end. The namespace, and the
-// overlays with it, go away with the command's last process. Mounting takes
-// root (CAP_SYS_ADMIN); without it, or where the run's temp root cannot
-// hold an overlay's upper folder (an overlayfs, as in many containers), the
-// runner says so and bwrap only blocks. Every path the runner mounts on or
-// from is opened without following any symlink (openat2 RESOLVE_NO_SYMLINKS)
-// and named to mount(2) by its descriptor; the upper folders are read and
-// removed without following symlinks.
+// runtime, which ends it) it enters a new mount namespace and makes every
+// mount in it private, so that nothing propagates to the host. There it
+// mounts a small tmpfs on the run's folder "overlays" in its temp root,
+// makes the upper and work folders in it, mounts the overlays below it and
+// starts bwrap with them as its root. The thread waits for the command,
+// reads the upper folders and ends; the namespace goes with it and with
+// the command's last process, and the tmpfs with the namespace. So the
+// upper folders never touch the disk, are seen neither from the host nor
+// by another command (each namespace has its own tmpfs on that folder),
+// and vanish without being removed. Mounting takes root (CAP_SYS_ADMIN);
+// without it the runner says so and bwrap only blocks. Every path the
+// runner mounts on or from is opened without following any symlink
+// (openat2 RESOLVE_NO_SYMLINKS) and named to mount(2) by its descriptor;
+// the upper folders are read without following symlinks.
 
-// overlays is how a run observes its commands' writes outside their folders.
+// overlays is how a run observes its commands' writes outside their
+// folders.
 type overlays struct {
-	// dir is the run's folder of per-command folders, in its temp root.
+	// dir is the run's folder in its temp root on which each command's
+	// namespace mounts its tmpfs.
 	dir    string
 	mounts []mountSpec
-	n      atomic.Uint64
-	// free holds the folders of commands that wrote nothing outside: their
-	// upper folders are empty, so the next command can have them. Making
-	// and removing folders is most of what observing costs.
-	mu   sync.Mutex
-	free []*observation
 }
 
 // mountSpec is one mount of the host as a command sees it: an overlay of
@@ -73,7 +69,7 @@ type mountSpec struct {
 	uid, gid uint32
 }
 
-// observed names the mounts whose writes are seen, for the certificate.
+// describe says for the certificate how writes outside are observed.
 func (o *overlays) describe() string {
 	var ro []string
 	for _, m := range o.mounts {
@@ -81,18 +77,18 @@ func (o *overlays) describe() string {
 			ro = append(ro, m.path)
 		}
 	}
-	s := "observed: each command writes to an overlay of the host's filesystems, inspected and removed after it; a write there fails the case (escape); /proc, /sys and /dev but /dev/shm are read-only"
+	s := "observed: each command writes to an overlay of the host's filesystems, read after it, and a write there fails its case (escape) without reaching the host; /proc, /sys and /dev (but /dev/shm, observed too) are read-only"
 	if len(ro) > 0 {
 		s += fmt.Sprintf(", and so, with writes blocked but not observed, %s", strings.Join(ro, ", "))
 	}
 	return s
 }
 
-// newOverlays plans the overlays of a run whose per-command folders go in
-// dir, and tries them once, running probe (which must write nothing) in
-// writable the way every command runs. A mount that cannot be overlaid
-// (a lower layer stacked too deep, a filesystem overlayfs refuses) is
-// bound read-only instead; the host's root that cannot is an error.
+// newOverlays plans the overlays of a run, mounted on dir, and tries them
+// once, running probe (which must write nothing) in writable the way every
+// command runs. A mount that cannot be overlaid (a lower layer stacked too
+// deep, a filesystem overlayfs refuses) is bound read-only instead; the
+// host's root that cannot is an error.
 func newOverlays(iso *Isolation, dir, writable, probe string) (*overlays, error) {
 	if os.Geteuid() != 0 {
 		return nil, errors.New("mounting the overlays takes root")
@@ -101,17 +97,12 @@ func newOverlays(iso *Isolation, dir, writable, probe string) (*overlays, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, err
 	}
 	o := &overlays{dir: dir, mounts: mounts}
 	for {
-		ob, err := o.begin()
-		if err != nil {
-			return nil, err
-		}
-		at, err := ob.tryMounts()
-		ob.remove()
+		at, err := o.begin().tryMounts()
 		if err == nil {
 			break
 		}
@@ -120,21 +111,16 @@ func newOverlays(iso *Isolation, dir, writable, probe string) (*overlays, error)
 		}
 		o.mounts[at].overlay = false
 	}
-	ob, err := o.begin()
-	if err != nil {
-		return nil, err
-	}
+	ob := o.begin()
 	argv := iso.wrap([]string{probe}, []string{writable}, ob)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = writable
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := ob.start(cmd); err != nil {
-		ob.remove()
 		return nil, err
 	}
 	err = cmd.Wait()
-	ob.ended()
 	written, ferr := ob.finish()
 	switch {
 	case err != nil:
@@ -240,74 +226,37 @@ func unescapeMount(s string) string {
 	return b.String()
 }
 
-// observation is one command's overlays: its folder in the run's, with
-// root (the mount point of the overlays, bwrap's root), shm (bound on
-// /dev/shm), and an upper and a work folder for each overlay.
+// observation is one command's overlays.
 type observation struct {
-	o   *overlays
-	dir string
-	// hold keeps the thread that started the command alive (see start).
-	hold chan struct{}
+	o *overlays
+	// done tells the thread holding the namespace that the command
+	// ended; it answers on read.
+	done chan struct{}
+	read chan readResult
 }
 
+type readResult struct {
+	written []string
+	err     error
+}
+
+// The folders in a command's tmpfs: root, the mount point of the
+// overlays (bwrap's root); shm, bound on /dev/shm; u<i> and w<i>, the
+// upper and work folders of the i-th mount.
 const (
 	obRoot = "root"
 	obShm  = "shm"
+	// scratchOptions bound the tmpfs: a command writing outside is seen
+	// by its first file, and may not fill the runner's memory.
+	scratchOptions = "size=64m,nr_inodes=16384,mode=0700"
 )
 
-func (ob *observation) upper(i int) string { return filepath.Join(ob.dir, "u"+strconv.Itoa(i)) }
-func (ob *observation) work(i int) string  { return filepath.Join(ob.dir, "w"+strconv.Itoa(i)) }
+func (ob *observation) path(name string) string { return filepath.Join(ob.o.dir, name) }
+func (ob *observation) upper(i int) string      { return ob.path("u" + strconv.Itoa(i)) }
+func (ob *observation) work(i int) string       { return ob.path("w" + strconv.Itoa(i)) }
 
-// begin gives a command the folders of its overlays: those of an earlier
-// command that wrote nothing outside, or new ones.
-func (o *overlays) begin() (*observation, error) {
-	o.mu.Lock()
-	if n := len(o.free); n > 0 {
-		ob := o.free[n-1]
-		o.free = o.free[:n-1]
-		o.mu.Unlock()
-		return ob, nil
-	}
-	o.mu.Unlock()
-	ob := &observation{o: o, dir: filepath.Join(o.dir, strconv.FormatUint(o.n.Add(1), 10))}
-	if err := os.Mkdir(ob.dir, 0o700); err != nil {
-		return nil, err
-	}
-	if err := os.Mkdir(filepath.Join(ob.dir, obRoot), 0o755); err != nil {
-		ob.remove()
-		return nil, err
-	}
-	shm := filepath.Join(ob.dir, obShm)
-	if err := mkdirMode(shm, 0o1777, 0, 0); err != nil {
-		ob.remove()
-		return nil, err
-	}
-	for i, m := range o.mounts {
-		if !m.overlay {
-			continue
-		}
-		if err := mkdirMode(ob.upper(i), m.mode, m.uid, m.gid); err != nil {
-			ob.remove()
-			return nil, err
-		}
-		if err := os.Mkdir(ob.work(i), 0o700); err != nil {
-			ob.remove()
-			return nil, err
-		}
-	}
-	return ob, nil
-}
-
-// mkdirMode makes a folder with exactly the mode (permission, setuid,
-// setgid and sticky bits) and owner given.
-func mkdirMode(dir string, mode, uid, gid uint32) error {
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return err
-	}
-	if err := os.Lchown(dir, int(uid), int(gid)); err != nil {
-		return err
-	}
-	return unix.Fchmodat(unix.AT_FDCWD, dir, mode&0o7777, 0)
+func (o *overlays) begin() *observation {
+	return &observation{o: o, done: make(chan struct{}), read: make(chan readResult, 1)}
 }
 
 // bwrapMounts are bwrap's filesystem options for this command: the
@@ -315,41 +264,45 @@ func mkdirMode(dir string, mode, uid, gid uint32) error {
 // /dev/shm and the rest of /dev read-only.
 func (ob *observation) bwrapMounts() []string {
 	return []string{
-		"--bind", filepath.Join(ob.dir, obRoot), "/",
+		"--bind", ob.path(obRoot), "/",
 		"--ro-bind-try", "/sys", "/sys", "--dev", "/dev", "--proc", "/proc",
-		"--bind", filepath.Join(ob.dir, obShm), "/dev/shm", "--remount-ro", "/dev",
+		"--bind", ob.path(obShm), "/dev/shm", "--remount-ro", "/dev",
 	}
 }
 
 // start starts cmd (bwrap) in a mount namespace of its own holding the
-// overlays. The thread that starts it lives until ended is called after
-// the command: bwrap's --die-with-parent kills the command when the
-// thread that started it ends (PR_SET_PDEATHSIG follows the thread, not
-// the process).
+// overlays, on a thread that lives until finish: bwrap's
+// --die-with-parent kills the command when the thread that started it
+// ends (PR_SET_PDEATHSIG follows the thread, not the process), and only
+// that thread sees the upper folders.
 func (ob *observation) start(cmd *exec.Cmd) error {
 	errc := make(chan error, 1)
-	ob.hold = make(chan struct{})
 	go onOwnThread(func() {
 		if _, err := ob.mountAll(); err != nil {
 			errc <- err
 			return
 		}
-		err := cmd.Start()
-		errc <- err
-		if err == nil {
-			<-ob.hold
+		if err := cmd.Start(); err != nil {
+			errc <- err
+			return
 		}
+		errc <- nil
+		<-ob.done
+		written, err := ob.readUppers()
+		ob.read <- readResult{written, err}
 	})
 	return <-errc
 }
 
-// ended lets the thread that started the command end; the command must
-// have ended.
-func (ob *observation) ended() {
-	if ob.hold != nil {
-		close(ob.hold)
-		ob.hold = nil
-	}
+// finish, once the command has ended, returns what it wrote outside its
+// folders as host paths with what happened ("/tmp/x (written)",
+// "/etc/motd (removed)"), and lets the thread holding its namespace end.
+// A command killed (timeout, interrupted run) kills bwrap, whose
+// processes die a moment later: what they write then may be missed.
+func (ob *observation) finish() ([]string, error) {
+	close(ob.done)
+	r := <-ob.read
+	return r.written, r.err
 }
 
 // tryMounts mounts the overlays on a thread of its own that then ends,
@@ -392,8 +345,9 @@ func onOwnThread(f func()) {
 }
 
 // mountAll enters a new mount namespace on the calling thread, which must
-// be locked and be ended after, and mounts the overlays below the
-// command's root. It returns the index of the mount that failed, or -1.
+// be locked and be ended after, mounts the command's tmpfs, makes its
+// folders and mounts the overlays. It returns the index of the mount
+// that failed, or -1.
 func (ob *observation) mountAll() (int, error) {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return -1, fmt.Errorf("entering a mount namespace of its own: %w", err)
@@ -401,12 +355,71 @@ func (ob *observation) mountAll() (int, error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return -1, fmt.Errorf("making the mounts private: %w", err)
 	}
+	fd, err := openPath(unix.AT_FDCWD, ob.o.dir, true)
+	if err != nil {
+		return -1, err
+	}
+	err = unix.Mount("tmpfs", fdPath(fd), "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, scratchOptions)
+	unix.Close(fd)
+	if err != nil {
+		return -1, fmt.Errorf("mounting a tmpfs on %s: %w", ob.o.dir, err)
+	}
+	// The tmpfs is new and the runner's alone: plain paths are safe.
+	if err := os.Mkdir(ob.path(obRoot), 0o755); err != nil {
+		return -1, err
+	}
+	if err := mkdirMode(ob.path(obShm), 0o1777, 0, 0); err != nil {
+		return -1, err
+	}
+	for i, m := range ob.o.mounts {
+		if !m.overlay {
+			continue
+		}
+		if err := mkdirMode(ob.upper(i), m.mode, m.uid, m.gid); err != nil {
+			return -1, err
+		}
+		if err := os.Mkdir(ob.work(i), 0o700); err != nil {
+			return -1, err
+		}
+	}
 	for i := range ob.o.mounts {
 		if err := ob.mount(i); err != nil {
 			return i, err
 		}
 	}
 	return -1, nil
+}
+
+// openPath opens name (below dirfd, when it is not AT_FDCWD) as a path
+// only, following no symlink.
+func openPath(dirfd int, name string, dir bool) (int, error) {
+	how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	if dir {
+		how.Flags |= unix.O_DIRECTORY
+	}
+	if dirfd != unix.AT_FDCWD {
+		how.Resolve |= unix.RESOLVE_BENEATH
+	}
+	fd, err := unix.Openat2(dirfd, name, how)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return fd, nil
+}
+
+// fdPath names an open descriptor to mount(2).
+func fdPath(fd int) string { return "/proc/self/fd/" + strconv.Itoa(fd) }
+
+// mkdirMode makes a folder with exactly the mode (permission, setuid,
+// setgid and sticky bits) and owner given.
+func mkdirMode(dir string, mode, uid, gid uint32) error {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Lchown(dir, int(uid), int(gid)); err != nil {
+		return err
+	}
+	return unix.Fchmodat(unix.AT_FDCWD, dir, mode&0o7777, 0)
 }
 
 // mount mounts the i-th mount of the plan below the command's root.
@@ -419,29 +432,21 @@ func (ob *observation) mount(i int) error {
 		}
 	}()
 	open := func(dirfd int, name string, dir bool) (string, error) {
-		how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
-		if dir {
-			how.Flags |= unix.O_DIRECTORY
-		}
-		if dirfd != unix.AT_FDCWD {
-			how.Resolve |= unix.RESOLVE_BENEATH
-		}
-		fd, err := unix.Openat2(dirfd, name, how)
+		fd, err := openPath(dirfd, name, dir)
 		if err != nil {
-			return "", &fs.PathError{Op: "open", Path: name, Err: err}
+			return "", err
 		}
 		fds = append(fds, fd)
-		return "/proc/self/fd/" + strconv.Itoa(fd), nil
+		return fdPath(fd), nil
 	}
 	// The root as mounted so far: opened anew, since the mounts on it
 	// hide what an older descriptor sees.
-	rootPath, err := open(unix.AT_FDCWD, filepath.Join(ob.dir, obRoot), true)
+	target, err := open(unix.AT_FDCWD, ob.path(obRoot), true)
 	if err != nil {
 		return err
 	}
-	target := rootPath
 	if m.path != "/" {
-		if target, err = open(fds[len(fds)-1], strings.TrimPrefix(m.path, "/"), m.overlay); err != nil {
+		if target, err = open(fds[0], strings.TrimPrefix(m.path, "/"), m.overlay); err != nil {
 			return fmt.Errorf("mounting %s: %w", m.path, err)
 		}
 	}
@@ -468,11 +473,8 @@ func (ob *observation) mount(i int) error {
 	}
 	// redirect_dir=on lets a folder of the lower layer be renamed (else
 	// EXDEV, an attempt nobody would see); index=off, since the lower
-	// layers are shared by every command's overlays; volatile, since
-	// without it the unmount at the command's end syncs the whole
-	// filesystem of the upper folder, a cost set by whatever else writes
-	// to it.
-	opts := "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",redirect_dir=on,index=off,volatile"
+	// layers are shared by every command's overlays.
+	opts := "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",redirect_dir=on,index=off"
 	if err := unix.Mount("overlay", target, "overlay", 0, opts); err != nil {
 		return fmt.Errorf("mounting an overlay of %s: %w", m.path, err)
 	}
@@ -482,37 +484,9 @@ func (ob *observation) mount(i int) error {
 // maxOutside bounds how many written paths a command's report names.
 const maxOutside = 20
 
-// finish reads what the command wrote outside its folders, as host paths
-// with what happened ("/tmp/x (written)", "/etc/motd (removed)"). The
-// command's folders go back to the pool when it wrote nothing, and are
-// removed when it did.
-func (ob *observation) finish() ([]string, error) {
-	out, err := ob.read()
-	if err != nil || len(out) > 0 || ob.reset() != nil {
-		ob.remove()
-		return out, err
-	}
-	ob.o.mu.Lock()
-	ob.o.free = append(ob.o.free, ob)
-	ob.o.mu.Unlock()
-	return nil, nil
-}
-
-// reset readies clean folders for another mount: a volatile overlay
-// refuses a work folder that one has used (work/incompat/volatile).
-func (ob *observation) reset() error {
-	for i, m := range ob.o.mounts {
-		if m.overlay {
-			if err := removeAll(filepath.Join(ob.work(i), "work", "incompat")); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// read lists what the command wrote outside its folders.
-func (ob *observation) read() ([]string, error) {
+// readUppers lists what the command wrote outside its folders; it runs
+// on the thread that holds the command's namespace.
+func (ob *observation) readUppers() ([]string, error) {
 	var out []string
 	more := 0
 	add := func(s string) {
@@ -571,7 +545,7 @@ func (ob *observation) read() ([]string, error) {
 			return nil, fmt.Errorf("reading the overlay of %s: %w", m.path, err)
 		}
 	}
-	if err := read(filepath.Join(ob.dir, obShm), "/dev/shm", syscall.S_IFDIR|0o1777, 0, 0); err != nil {
+	if err := read(ob.path(obShm), "/dev/shm", syscall.S_IFDIR|0o1777, 0, 0); err != nil {
 		return nil, fmt.Errorf("reading /dev/shm: %w", err)
 	}
 	if more > 0 {
@@ -590,6 +564,3 @@ func isWhiteout(d fs.DirEntry) bool {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	return ok && st.Rdev == 0
 }
-
-// remove removes the command's folder; nothing in it is followed.
-func (ob *observation) remove() { removeAll(ob.dir) }
