@@ -28,8 +28,15 @@
 // # Isolation and bounds
 //
 // A Command's invocations run under bubblewrap when it is installed and
-// works (Isolation, isolation.go): the filesystem read-only but the case's
-// folder, a PID namespace of their own, no network. Without it the
+// works (Isolation, isolation.go): writable only in the case's folder, a
+// PID namespace of their own, no network. As root on Linux the rest of
+// the filesystem is a writable overlay of the host, mounted by the runner
+// for each command in a mount namespace of its own with the upper layers
+// in a tmpfs (outside_linux.go): a write outside the case's folder never
+// reaches the host, and the runner reads the upper layers after the
+// command and fails the case (Escape) naming each path written. Elsewhere
+// bwrap's filesystem is read-only, and such a write fails unseen; the
+// certificate's "outside writes" line says which. Without bwrap the
 // certificate says "isolation: none" and warns; the runner still catches
 // writes around the work tree and in the run's temp root, changes to the
 // mode and owner of the folders around it, and processes left running in a
@@ -60,7 +67,8 @@
 // # Verdicts
 //
 // Pass; Fail, Stray (only unexpected new files, such as temp files),
-// Escape (something outside the work tree changed), Timeout, Crash (an
+// Escape (something outside the work tree changed, or was written where
+// the isolation observes it), Timeout, Crash (an
 // exit status other than 0 and 1, or a panic), Signal and UnexpectedPass (a
 // skip-listed case that passed) count as failures; Skip (a skip-listed
 // case that failed), Unsupported (a level the implementation does not
