@@ -100,6 +100,11 @@ func newOverlays(iso *Isolation, dir, writable, probe string) (*overlays, error)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, err
 	}
+	// Mount points are opened following no symlink: a temp folder
+	// reached through one (TMPDIR) is named by its real path.
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		return nil, err
+	}
 	o := &overlays{dir: dir, mounts: mounts}
 	for {
 		at, err := o.begin().tryMounts()
@@ -143,7 +148,26 @@ func mountPlan() ([]mountSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	type entry struct{ id, parent, path, fstype string }
+	return planMounts(data, func(p string) (mountSpec, bool) {
+		info, err := os.Lstat(p)
+		if err != nil {
+			return mountSpec{}, false // gone, or out of reach
+		}
+		st, ok := info.Sys().(*syscall.Stat_t)
+		if !ok {
+			return mountSpec{}, false
+		}
+		return mountSpec{path: p, overlay: info.IsDir(), mode: st.Mode, uid: st.Uid, gid: st.Gid}, true
+	})
+}
+
+// planMounts is mountPlan over the text of a mountinfo file, with stat
+// telling what is at a mount point.
+func planMounts(data []byte, stat func(string) (mountSpec, bool)) ([]mountSpec, error) {
+	type entry struct {
+		id, parent, path, fstype string
+		index                    int
+	}
 	var all []entry
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
@@ -151,9 +175,9 @@ func mountPlan() ([]mountSpec, error) {
 		f := strings.Fields(sc.Text())
 		sep := slices.Index(f, "-")
 		if len(f) < 5 || sep < 0 || sep+1 >= len(f) {
-			return nil, fmt.Errorf("/proc/self/mountinfo: cannot read %q", sc.Text())
+			return nil, fmt.Errorf("mountinfo: cannot read %q", sc.Text())
 		}
-		all = append(all, entry{f[0], f[1], unescapeMount(f[4]), f[sep+1]})
+		all = append(all, entry{f[0], f[1], unescapeMount(f[4]), f[sep+1], len(all)})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
@@ -163,38 +187,43 @@ func mountPlan() ([]mountSpec, error) {
 	for _, e := range all {
 		byID[e.id] = e
 	}
-	// A mount is hidden when another is mounted on its root, or on a
-	// folder above it in the same parent, or when its parent is hidden.
-	var hidden func(e entry, depth int) bool
-	hidden = func(e entry, depth int) bool {
-		for _, n := range all {
-			if n.id != e.id && (n.parent == e.id && n.path == e.path || n.parent == e.parent && below(e.path, n.path)) {
+	// A mount is hidden when another is mounted on its root, on a
+	// folder above it in the same parent or later on the same folder, or
+	// when its parent is hidden; a mount stacked on its parent's root is
+	// hidden only by what hides the parent but itself.
+	var hidden func(e entry, except string, depth int) bool
+	hidden = func(e entry, except string, depth int) bool {
+		for i, n := range all {
+			if n.id == e.id || n.id == except {
+				continue
+			}
+			if n.parent == e.id && n.path == e.path || n.parent == e.parent && (below(e.path, n.path) || n.path == e.path && i > e.index) {
 				return true
 			}
 		}
 		p, ok := byID[e.parent]
-		return ok && p.id != e.id && depth < 64 && hidden(p, depth+1)
+		if !ok || p.id == e.id || depth > 64 {
+			return false
+		}
+		if p.path == e.path {
+			return hidden(p, e.id, depth+1)
+		}
+		return hidden(p, "", depth+1)
 	}
 	var out []mountSpec
 	seen := map[string]bool{}
 	for _, e := range slices.Backward(all) {
 		system := slices.ContainsFunc([]string{"/proc", "/sys", "/dev"}, func(d string) bool { return e.path == d || below(e.path, d) })
-		if system || e.fstype == "autofs" || seen[e.path] || hidden(e, 0) {
+		if system || e.fstype == "autofs" || seen[e.path] || hidden(e, "", 0) {
 			continue
 		}
 		seen[e.path] = true
-		info, err := os.Lstat(e.path)
-		if err != nil {
-			continue // gone, or out of reach
+		if m, ok := stat(e.path); ok {
+			out = append(out, m)
 		}
-		st, ok := info.Sys().(*syscall.Stat_t)
-		if !ok {
-			continue
-		}
-		out = append(out, mountSpec{path: e.path, overlay: info.IsDir(), mode: st.Mode, uid: st.Uid, gid: st.Gid})
 	}
 	if !seen["/"] {
-		return nil, errors.New("/proc/self/mountinfo lists no visible mount on /")
+		return nil, errors.New("mountinfo lists no visible mount on /")
 	}
 	slices.SortStableFunc(out, func(a, b mountSpec) int { return depth(a.path) - depth(b.path) })
 	return out, nil
