@@ -79,8 +79,9 @@ const overlaysDir = "overlays"
 
 // What the certificate says of writes outside when they are not observed.
 const (
-	notObservedNone  = "not observed: without bwrap the runner sees only the case's folder and the run's temp root"
-	notObservedBwrap = "not observed: bwrap blocks them (read-only filesystem), but "
+	notObservedNone      = "not observed: without bwrap the runner sees only the case's folder and the run's temp root"
+	notObservedInProcess = "not observed: in the certifier's process the runner sees only the case's folder and the run's temp root"
+	notObservedBwrap     = "not observed: bwrap blocks them (read-only filesystem), but "
 )
 
 // chooseIsolation decides how the implementation's commands run: under
@@ -89,7 +90,7 @@ const (
 // writes outside (their folders in overlayDir) where they can be mounted.
 func (r *Runner) chooseIsolation(ctx context.Context, dir, overlayDir string) *Isolation {
 	if _, ok := r.Impl.(*Command); !ok {
-		return &Isolation{Name: "none", Why: inProcess, Outside: notObservedNone}
+		return &Isolation{Name: "none", Why: inProcess, Outside: notObservedInProcess}
 	}
 	if r.NoIsolation {
 		return &Isolation{Name: "none", Why: "turned off", Outside: notObservedNone}
