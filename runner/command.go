@@ -77,8 +77,12 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	}
 	argv := append(c.Argv[:len(c.Argv):len(c.Argv)], inv.Args...)
 	isolated := inv.Isolation.Isolated()
+	var ob *observation
+	if inv.Isolation.Observed() {
+		ob = inv.Isolation.watch.begin()
+	}
 	if isolated {
-		argv = inv.Isolation.Wrap(argv, inv.Writable)
+		argv = inv.Isolation.wrap(argv, inv.Writable, ob)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = inv.Dir
@@ -99,7 +103,12 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	}
 
 	start := time.Now()
-	err := cmd.Start()
+	var err error
+	if ob != nil {
+		err = ob.start(cmd)
+	} else {
+		err = cmd.Start()
+	}
 	if err != nil {
 		leftovers(marker, 0) // forgets the marker
 		return Outcome{Exit: -1, Err: err}
@@ -107,6 +116,14 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	err = cmd.Wait()
 	o := Outcome{Elapsed: time.Since(start)}
 	killGroup(cmd) // whatever the leader left running
+	if ob != nil {
+		// bwrap has ended, and its PID namespace with it: nothing writes
+		// to the overlays any more.
+		var ferr error
+		if o.Outside, ferr = ob.finish(); ferr != nil {
+			o.Outside = append(o.Outside, "(the overlays could not be read: "+ferr.Error()+")")
+		}
+	}
 	if !isolated {
 		o.Leftovers = leftovers(marker, cmd.Process.Pid)
 	}

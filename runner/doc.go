@@ -13,9 +13,17 @@
 //     killed as a group at the timeout, with bounded capture), InProcess
 //     (a Go program run in the certifier's process) and Func (fakes);
 //   - Isolation: bubblewrap around external commands when it is installed
-//     and works, with the reason when it is not; orphans adopted and swept
-//     when commands run unconfined; a temp root whose stray names and mode
-//     changes are run-level problems (TempRoot);
+//     and works, with the reason when it is not. As root on Linux the rest
+//     of the filesystem is a writable overlay of the host, mounted by the
+//     runner for each command in a mount namespace of its own with the
+//     upper layers in a tmpfs (outside_linux.go): a write outside the
+//     case's folder never reaches the host, and the runner reads the upper
+//     layers after the command and reports each path written (Outcome.
+//     Outside; the suite fails the case as an Escape). Elsewhere bwrap's
+//     filesystem is read-only and such a write fails unseen; the
+//     certificate's "outside writes" line says which. Orphans are adopted
+//     and swept when commands run unconfined; a temp root's stray names and
+//     mode changes are run-level problems (TempRoot);
 //   - Verdicts and Results, where "the implementation rejected this" is
 //     ordinary result data and a Go error is a harness fault only;
 //   - the Report and its Certificate (what was certified with the SHA-256

@@ -194,6 +194,9 @@ func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
 	row("seed", "%d (--seed %d replays this order)", c.Seed, c.Seed)
 	if c.Isolation != nil {
 		row("isolation", "%s", c.Isolation)
+		if c.Isolation.Outside != "" {
+			row("outside writes", "%s", c.Isolation.Outside)
+		}
 		if w := c.Isolation.Warning(); w != "" {
 			row("WARNING", "%s", w)
 		}

@@ -51,6 +51,11 @@ type Outcome struct {
 	// session of their own, found and killed after it ended (without
 	// isolation only; isolated commands cannot leave any).
 	Leftovers []string
+	// Outside names what the command wrote outside the folders it may
+	// write ("/tmp/x (written)", "/etc/motd (removed)"), as seen under
+	// isolation that observes it (Isolation.Observed); the host is
+	// unchanged.
+	Outside []string
 	// Err is a harness fault: the program could not be started.
 	Err     error
 	Elapsed time.Duration

@@ -19,15 +19,21 @@ type Job struct {
 	// Implementation names what is certified.
 	Implementation Description
 	// Start prepares the run once the temp root exists, with an empty
-	// folder dir in it for probes: it decides the isolation and asks the
-	// implementation what it supports. An error ends the run.
-	Start func(ctx context.Context, dir string) (*Isolation, error)
+	// folder dir in it for probes and the folder overlayDir for the
+	// overlays that observe writes outside (ChooseIsolation): it decides
+	// the isolation and asks the implementation what it supports. An error
+	// ends the run.
+	Start func(ctx context.Context, dir, overlayDir string) (*Isolation, error)
 	// Case runs one case; it applies the skip list itself, before keeping
 	// a failed case, whose folder it names in Result.Kept.
 	Case func(ctx context.Context, c CaseRun) *Result
 	// Stop, when set, runs after the last case and before the temp root
 	// is checked: it ends what Start started (adapter sessions).
 	Stop func()
+	// Problems, when set, lists the run's problems the suite found outside
+	// any case (an implementation that wrote outside while probed); it is
+	// asked after Stop.
+	Problems func() []string
 	// Made, when set, lists the other names the suite made in the temp
 	// root (sessions' folders); anything else there is a problem.
 	Made func() []string
@@ -69,7 +75,7 @@ func (s *Settings) Run(ctx context.Context, job Job) (*Report, error) {
 	if err := os.Mkdir(probeDir, 0o755); err != nil {
 		return nil, err
 	}
-	iso, err := job.Start(ctx, probeDir)
+	iso, err := job.Start(ctx, probeDir, filepath.Join(root.Dir, OverlaysDir))
 	if err != nil {
 		return nil, err
 	}
@@ -84,10 +90,13 @@ func (s *Settings) Run(ctx context.Context, job Job) (*Report, error) {
 		job.Stop()
 	}
 	rep := &Report{Results: results}
+	if job.Problems != nil {
+		rep.Problems = job.Problems()
+	}
 	// Every name in the temp root is one the runner made: the probe
-	// folder, the suite's own and the cases it kept. Anything else came
+	// folder, the overlays' folder, the suite's own and the cases it kept. Anything else came
 	// from an implementation.
-	made := map[string]bool{"probe": true}
+	made := map[string]bool{"probe": true, OverlaysDir: true}
 	if job.Made != nil {
 		for _, name := range job.Made() {
 			made[name] = true

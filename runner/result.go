@@ -21,7 +21,9 @@ const (
 	// temporary files left behind.
 	Stray Verdict = "stray"
 	// Escape: something outside the work tree changed: the sentinel files
-	// in the sibling folder or the parent folders.
+	// in the sibling folder or the parent folders; or, under isolation
+	// that observes it (Isolation.Observed), anything written anywhere
+	// outside the case's folder.
 	Escape Verdict = "escape"
 	// Timeout: a command ran past the timeout and was killed with its
 	// process group.

@@ -247,10 +247,12 @@ func (l *SkipList) Apply(res *Result) {
 
 // ChooseIsolation decides how impl's commands run: under bwrap when impl is
 // an external Command, isolation is not turned off, and bwrap is installed
-// and works here (tried once, in dir); else none, with the reason. It also
-// makes the runner the subreaper of orphans when commands run unconfined.
-func ChooseIsolation(ctx context.Context, impl Implementation, off bool, dir string) *Isolation {
-	iso := chooseIsolation(ctx, impl, off, dir)
+// and works here (tried once, in dir); else none, with the reason. Under
+// bwrap, writes outside are observed through overlays whose folders live
+// in overlayDir, where they can be mounted. It also makes the runner the
+// subreaper of orphans when commands run unconfined.
+func ChooseIsolation(ctx context.Context, impl Implementation, off bool, dir, overlayDir string) *Isolation {
+	iso := chooseIsolation(ctx, impl, off, dir, overlayDir)
 	if !iso.Isolated() && iso.Why != inProcess {
 		adoptOrphans()
 	}

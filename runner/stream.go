@@ -47,7 +47,7 @@ var ErrStreamEnded = errors.New("the program ended")
 func StartStream(c *Command, args []string, dir string, iso *Isolation, writable []string, maxLine int) (*Stream, error) {
 	argv := append(c.Argv[:len(c.Argv):len(c.Argv)], args...)
 	if iso.Isolated() {
-		argv = iso.Wrap(argv, writable)
+		argv = iso.wrap(argv, writable, nil)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir

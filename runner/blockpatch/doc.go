@@ -21,8 +21,13 @@
 // # Isolation and bounds
 //
 // A Command's invocations run under bubblewrap when it is installed and
-// works (runner.Isolation): the filesystem read-only but the case's
-// folder, a PID namespace of their own, no network. Without it the
+// works (runner.Isolation): writable only in the case's folder, a PID
+// namespace of their own, no network. As root on Linux the rest of the
+// filesystem is a writable overlay of the host that the runner reads after
+// each command: a write outside the case's folder never reaches the host
+// and fails the case as an Escape naming each path written. Elsewhere
+// bwrap's filesystem is read-only and such a write fails unseen; the
+// certificate's "outside writes" line says which. Without bwrap the
 // certificate says "isolation: none" and warns; the runner still catches
 // writes around the work tree and in the run's temp root, changes to the
 // mode and owner of the folders around it, and processes left running in a

@@ -41,7 +41,8 @@ type stepError struct {
 }
 
 // invoke runs one command and judges what no case can accept: a run that
-// could not start, a write outside the work tree, a timeout, a signal, a
+// could not start, a write outside the work tree (in the case's folder, or
+// anywhere else where the isolation observes it), a timeout, a signal, a
 // crash, output too large to judge.
 func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) (*record, *stepError) {
 	rec := &record{step: step, inv: runner.Invocation{Args: args, Dir: dir, Stdin: stdin, Isolation: cr.iso, Writable: []string{cr.box}}}
@@ -66,6 +67,10 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 	o := rec.out
 	if o.Err != nil {
 		return rec, &stepError{verdict: runner.Error, problems: []string{"the implementation could not be run: " + o.Err.Error()}, rec: rec}
+	}
+	if len(o.Outside) > 0 {
+		return rec, &stepError{verdict: runner.Escape, problems: []string{fmt.Sprintf("the command wrote outside its case's folder: %s; it may write only in its work tree (the writes went to an overlay, which the runner removed: the host is unchanged)",
+			strings.Join(o.Outside, ", "))}, rec: rec}
 	}
 	if outside, err := cr.readOutside(); err != nil || !sameTree(cr.outside, outside) {
 		msg := "the folders around the work tree cannot be read: "

@@ -28,6 +28,9 @@ type Features struct {
 	// VersionJSON is the object printed by `version --json-output`, when
 	// there is one.
 	VersionJSON map[string]any `json:"version_json,omitempty"`
+	// outside maps each probe whose command wrote outside its folder to
+	// what it wrote (Outcome.Outside); the run reports them as problems.
+	outside map[string][]string
 }
 
 // Has reports whether the implementation lists feature in the "features"
@@ -109,6 +112,14 @@ func probe(ctx context.Context, impl runner.Implementation, dir string, timeout 
 	}
 
 	f := Features{How: map[cases.Level]string{}}
+	for name, o := range out {
+		if len(o.Outside) > 0 {
+			if f.outside == nil {
+				f.outside = map[string][]string{}
+			}
+			f.outside[strings.Join(probes[name].Args, " ")] = o.Outside
+		}
+	}
 	if o := out["version"]; o.Exit == 0 {
 		f.Version = strings.TrimSpace(string(firstLines(o.Stdout, 3, 300)))
 	}

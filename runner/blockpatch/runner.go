@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -150,10 +151,17 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	)
 	return r.Settings.Run(ctx, runner.Job{
 		Suite: Suite(), Names: names, Corpus: corpus, Implementation: desc,
-		Start: func(ctx context.Context, dir string) (*runner.Isolation, error) {
-			iso = runner.ChooseIsolation(ctx, r.Impl, r.NoIsolation, dir)
+		Start: func(ctx context.Context, dir, overlayDir string) (*runner.Isolation, error) {
+			iso = runner.ChooseIsolation(ctx, r.Impl, r.NoIsolation, dir, overlayDir)
 			features, err = probe(ctx, r.Impl, dir, r.Timeout, iso)
 			return iso, err
+		},
+		Problems: func() []string {
+			var out []string
+			for _, name := range slices.Sorted(maps.Keys(features.outside)) {
+				out = append(out, fmt.Sprintf("probing the implementation (%s), the command wrote outside its folder: %s", name, strings.Join(features.outside[name], ", ")))
+			}
+			return out
 		},
 		Case: func(ctx context.Context, c runner.CaseRun) *runner.Result {
 			return r.runCase(ctx, all[c.I], c.Pos, c.Root, features, c.Seed, desc, iso)

@@ -40,6 +40,10 @@ type Answer struct {
 	Ended   bool
 	Why     string
 	Outcome runner.Outcome
+	// Outside lists what the program wrote outside its folder, where the
+	// isolation observes it (one-shot mode): an escape, however good the
+	// answer.
+	Outside []string
 }
 
 // Stream is an adapter program kept running (the protocol's stream mode):
@@ -115,7 +119,7 @@ func (s oneShotSession) Exchange(ctx context.Context, line []byte) Answer {
 	if i < 0 || len(bytes.TrimSpace(out[i+1:])) > 0 {
 		return Answer{Ended: true, Why: "the program must print exactly one line", Outcome: o}
 	}
-	return Answer{Line: bytes.TrimSuffix(out[:i], []byte("\r"))}
+	return Answer{Line: bytes.TrimSuffix(out[:i], []byte("\r")), Outside: o.Outside}
 }
 
 func (oneShotSession) Close() {}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -221,6 +222,10 @@ func (r *Runner) exchange(ctx context.Context, pool *sessions, c *pdcases.Case, 
 		return runner.Crash, []string{why}, nil
 	}
 	fail.Stdout = runner.Bounded(append(a.Line, '\n'), 4000)
+	if len(a.Outside) > 0 {
+		pool.put(s)
+		return runner.Escape, []string{"the adapter wrote outside its folder: " + strings.Join(a.Outside, ", ") + " (the writes went to an overlay: the host is unchanged)"}, nil
+	}
 	m, err := ParseMessage(a.Line)
 	if err != nil {
 		s.Close()

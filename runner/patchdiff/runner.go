@@ -129,12 +129,15 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	return r.Settings.Run(ctx, runner.Job{
 		Suite: Suite(), Names: names, Implementation: r.Applier.Describe(),
 		Corpus: runner.CorpusInfo{Sources: sourceLabels(r.Sources), Cases: len(all), SHA256: corpusHash},
-		Start: func(ctx context.Context, dir string) (*runner.Isolation, error) {
+		Start: func(ctx context.Context, dir, overlayDir string) (*runner.Isolation, error) {
 			var impl runner.Implementation = runner.Func(nil)
 			if r.Isolate != nil {
 				impl = r.Isolate
 			}
-			iso := runner.ChooseIsolation(ctx, impl, r.NoIsolation, dir)
+			iso := runner.ChooseIsolation(ctx, impl, r.NoIsolation, dir, overlayDir)
+			if _, oneShot := r.Applier.(OneShot); !oneShot {
+				iso = iso.Blocking()
+			}
 			pool = &sessions{r: r, iso: iso, root: filepath.Dir(dir)}
 			var err error
 			hello, err = pool.handshake(ctx)

@@ -159,3 +159,30 @@ while read l; do id=$(printf '%s' "$l" | sed 's/^{"id":"\([^"]*\)".*/\1/'); op=$
 		}
 	}
 }
+
+// TestOneShotWritingOutsideEscapes: an adapter run once per request that
+// writes outside its folder fails every case as an escape, where the
+// isolation observes such writes (bwrap, as root).
+func TestOneShotWritingOutsideEscapes(t *testing.T) {
+	t.Parallel()
+	cmd, err := runner.NewCommand([]string{"sh", "-c", `read l; id=$(printf '%s' "$l" | sed 's/^{"id":"\([^"]*\)".*/\1/'); echo x > /tmp/patchdiff-adapter-escape-$$; echo "{\"id\":\"$id\",\"hello\":{\"protocol\":\"patchdiff-adapter/1\"}}"`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(OneShot{cmd})
+	r.Isolate = cmd
+	r.Sources = []Source{Dir(testCases)}
+	r.TempDir = t.TempDir()
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rep.Certificate.Isolation.Outside, "observed") {
+		t.Skipf("writes outside are not observed here: %s", rep.Certificate.Isolation.Outside)
+	}
+	for _, res := range rep.Results {
+		if res.Verdict != runner.Escape || !strings.Contains(res.Reason, "/tmp/patchdiff-adapter-escape-") {
+			t.Errorf("%s: %s (%s), want an escape naming the file", res.Name, res.Verdict, res.Reason)
+		}
+	}
+}
