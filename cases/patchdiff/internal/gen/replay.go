@@ -248,9 +248,9 @@ func mixedHistory() *history {
 
 // rcase is one replay case file.
 type rcase struct {
-	name, why string
-	reqs      []string
-	h         *history
+	why  string
+	reqs []string
+	h    *history
 	// failed: label, table, row (0: null), check, runtime label.
 	label, table, check, runtimeLabel string
 	row                               int64
