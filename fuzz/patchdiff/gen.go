@@ -51,7 +51,8 @@ type Op struct {
 	// Select: 0 none, 1 the occurrence's index, 2 anchor_before,
 	// 3 anchor_after, 4 an index past the last, 5 region_hint.
 	Select int
-	// Wrong spoils a span's expected_text; Before and After are the
+	// Wrong spoils a span: its expected_text (Len even) or its end, past
+	// the buffer (Len odd). Before and After are one more than the
 	// lengths of its span context (0: none).
 	Wrong         bool
 	Before, After int
@@ -242,10 +243,13 @@ func Build(s Spec) Call {
 			from := abs(op.Start) % (n + 1)
 			to := from + abs(op.Len)%(n-from+1)
 			expected := string(buf[from:to])
-			if op.Wrong {
-				expected += "a"
-			}
 			m["op"], m["start"], m["end"], m["expected_text"], m["replace"] = "span", from, to, expected, repl
+			switch {
+			case op.Wrong && abs(op.Len)%2 == 0:
+				m["expected_text"] = expected + "a"
+			case op.Wrong:
+				m["end"] = n + 1 // past the buffer
+			}
 			if op.Before > 0 {
 				m["expected_before"] = string(buf[max(0, from-op.Before+1):from])
 			}
@@ -316,7 +320,8 @@ func mutate(tx string, op, at int) string {
 	switch op {
 	case 0: // change an ASCII byte
 		if j := ascii(); j >= 0 {
-			return tx[:j] + string("{}[]\",:0a\\ "[at%12]) + tx[j+1:]
+			const bytes = "{}[]\",:0a\\ "
+			return tx[:j] + string(bytes[at%len(bytes)]) + tx[j+1:]
 		}
 	case 1: // drop an ASCII byte
 		if j := ascii(); j >= 0 {
