@@ -352,7 +352,8 @@ func TestEditEqualsSpan(t *testing.T) {
 
 // TestResultsAreDeterministic: the same request gives byte-identical
 // result documents, in process and through the adapter protocol's Respond
-// (ADAPTER-005), and the document is one line of valid UTF-8.
+// (ADAPTER-005), and the document is one line of valid UTF-8 whose
+// change_facts and warnings are lists, never null (ADAPTER-004, WARN-006).
 func TestResultsAreDeterministic(t *testing.T) {
 	t.Parallel()
 	st := &stats{}
@@ -362,6 +363,9 @@ func TestResultsAreDeterministic(t *testing.T) {
 		b, _ := pd.Apply(c.Request).MarshalJSON()
 		if !bytes.Equal(a, b) || !utf8.Valid(a) || bytes.ContainsAny(a, "\n\r") {
 			return fmt.Sprintf("two results of one request differ or are not one line:\n%s\n%s", a, b)
+		}
+		if bytes.Contains(a, []byte(`"change_facts":null`)) || bytes.Contains(a, []byte(`"warnings":null`)) {
+			return fmt.Sprintf("change_facts and warnings must be lists (ADAPTER-004, WARN-006): %s", a)
 		}
 		req, _ := c.Request.MarshalJSON()
 		back, err := pd.DecodeRequest(req)
