@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"testing"
 
 	pdcases "github.com/blockpatch-conformance/blockpatch-conformance/cases/patchdiff"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/campaign"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/campaign/campaigntest"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	pdrunner "github.com/blockpatch-conformance/blockpatch-conformance/runner/patchdiff"
 )
@@ -54,17 +54,8 @@ func TestCampaignReferenceAgainstItself(t *testing.T) {
 	if testing.Short() {
 		n = 150
 	}
-	cfg := testConfig(pdrunner.Stream{Cmd: cmd}, n)
-	r, err := Campaign(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sb strings.Builder
-	r.Summary(&sb)
-	t.Log(sb.String())
-	if r.Iterations != n || r.Disagreements != 0 {
-		t.Fatalf("%d iterations, %d disagreements; want %d and 0", r.Iterations, r.Disagreements, n)
-	}
+	r, err := Campaign(context.Background(), testConfig(pdrunner.Stream{Cmd: cmd}, n))
+	campaigntest.Agrees(t, n, r, err)
 }
 
 // TestCampaignFindsPlantedBug: against an applier with a planted mistake
@@ -76,12 +67,7 @@ func TestCampaignFindsPlantedBug(t *testing.T) {
 	cfg := testConfig(broken(), 300)
 	cfg.Out = t.TempDir()
 	r, err := Campaign(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sb strings.Builder
-	r.Summary(&sb)
-	t.Log(sb.String())
+	campaigntest.Run(t, r, err)
 	want := "apply: rejected disambiguation_invalid -> rejected match_ambiguous"
 	i := slices.IndexFunc(r.Kinds, func(k *campaign.Kind) bool { return k.Key == want })
 	if i < 0 {
@@ -113,14 +99,7 @@ func certify(t *testing.T, dir string, a pdrunner.Applier, pass bool) {
 	r.Sources = []pdrunner.Source{pdrunner.Dir(dir)}
 	r.Parallel = 2
 	rep, err := r.Run(context.Background())
-	if err != nil {
-		t.Fatalf("runner: %v", err)
-	}
-	for _, res := range rep.Results {
-		if res.Verdict.Failed() == pass {
-			t.Errorf("case %s: verdict %s, want it to %s: %s", res.Name, res.Verdict, map[bool]string{true: "pass", false: "fail"}[pass], res.Reason)
-		}
-	}
+	campaigntest.Certified(t, a.Describe().Name, rep, err, pass)
 }
 
 // TestShrinkGetsSmaller: every candidate is smaller, Build never panics on

@@ -165,7 +165,7 @@ func FuzzOccurrences(f *testing.F) {
 	f.Add("😀😀😀", "😀😀")
 	f.Add("e\u0301e\u0301", "e")
 	f.Fuzz(func(t *testing.T, target, match string) {
-		if len(target) > 4096 || len(match) > 64 || match == "" || !utf8.ValidString(target+match) || strings.ContainsRune(target+match, 0) {
+		if len(target) > 4096 || len(match) > 64 || match == "" || !utf8.ValidString(target) || !utf8.ValidString(match) || strings.ContainsRune(target+match, 0) {
 			return
 		}
 		tx, _ := json.Marshal(map[string]any{"format": "patchdiff-tx/1", "target_file_id": "t", "intent": "i",

@@ -2,104 +2,65 @@ package pdfuzz
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/prop"
 
 	pdcases "github.com/blockpatch-conformance/blockpatch-conformance/cases/patchdiff"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/proptest"
 	pd "github.com/blockpatch-conformance/blockpatch-conformance/reference/patchdiff"
 	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
 )
 
-var (
-	seedFlag = flag.Int64("seed", 20251204, "seed of the properties; 0 picks one from the clock")
-	scale    = flag.Float64("props.n", 1, "multiplies the number of cases of every property")
-)
-
-// stats counts how a property's cases were decided, so a generator that
-// stops reaching the interesting ones fails the test instead of hiding.
-type stats struct {
-	mu     sync.Mutex
-	counts map[string]int
-}
-
-func (s *stats) add(label string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.counts == nil {
-		s.counts = map[string]int{}
-	}
-	s.counts[label]++
-}
-
-// check runs one property with n cases (times -props.n) over calls drawn
-// by Random and narrowed by narrow, shrunk by Shrink; it logs the seed
-// and the classification, prints the seed and the rerun command on
-// failure, and requires minDecided cases counted "decided".
-func check(t *testing.T, n, minDecided int, st *stats, narrow func(*Spec), condition func(Spec) string) {
-	t.Helper()
-	seed := *seedFlag
-	if seed == 0 {
-		seed = time.Now().UnixNano()
-	}
-	params := gopter.DefaultTestParametersWithSeed(seed)
-	params.MinSuccessfulTests = max(1, int(float64(n)**scale))
-	params.MaxShrinkCount = 400
-	specs := func(gp *gopter.GenParameters) *gopter.GenResult {
+// specs draws calls with Random, narrowed by narrow, and shrinks them
+// with Shrink, so counterexamples come out as small requests.
+func specs(narrow func(*Spec)) gopter.Gen {
+	return func(gp *gopter.GenParameters) *gopter.GenResult {
 		s := Random(NewRand(gp.Rng.Uint64(), 0))
 		if narrow != nil {
 			narrow(&s)
 		}
-		return gopter.NewGenResult(s, func(v any) gopter.Shrink {
-			cands := Shrink(v.(Spec))
-			return func() (any, bool) {
-				if len(cands) == 0 {
-					return nil, false
-				}
-				c := cands[0]
-				cands = cands[1:]
-				return c, true
-			}
-		})
+		return gopter.NewGenResult(s, proptest.Shrinker(Shrink))
 	}
-	props := gopter.NewProperties(params)
-	props.Property(t.Name(), prop.ForAll(func(s Spec) string {
+}
+
+// check runs one property with n cases (proptest.Check) over calls from
+// specs(narrow); a failure shows the shrunk call as its request document.
+func check(t *testing.T, n, minDecided int, st *proptest.Stats, narrow func(*Spec), condition func(Spec) string) {
+	t.Helper()
+	proptest.Check(t, "./fuzz/patchdiff", n, minDecided, st, func(s Spec) string {
 		if msg := condition(s); msg != "" {
 			req, _ := Build(s).Request.MarshalJSON()
 			return msg + "\nrequest: " + string(req)
 		}
 		return ""
-	}, gopter.Gen(specs)))
-	ok := props.Run(gopter.NewFormatedReporter(true, 100, testWriter{t}))
-	t.Logf("%d cases, seed %d; %v", params.MinSuccessfulTests, seed, st.counts)
-	if !ok {
-		t.Errorf("property falsified with seed %d; rerun: go test ./fuzz/patchdiff -run '^%s$' -seed %d", seed, t.Name(), seed)
-		return
-	}
-	if want := int(float64(minDecided) * *scale); st.counts["decided"] < want {
-		t.Errorf("only %d of %d cases were decided by the property, want at least %d: the generator no longer reaches them",
-			st.counts["decided"], params.MinSuccessfulTests, want)
-	}
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
+	}, specs(narrow))
 }
 
 // clean narrows a Spec to an undamaged transaction with a matching guard
 // and no scope, so the operations decide the verdict.
 func clean(s *Spec) { s.Mutation, s.Guard, s.Scope = 0, 0, nil }
+
+// accepted builds and applies s; a rejection is counted by its label and
+// leaves the property undecided.
+func accepted(st *proptest.Stats, s Spec) (Call, pd.Result, bool) {
+	c := Build(s)
+	r := pd.Apply(c.Request)
+	if !r.Accepted() {
+		st.Add("rejected " + string(r.Reason()))
+	}
+	return c, r, r.Accepted()
+}
+
+// oneEdit narrows a Spec further to one patchdiff-tx/1 edit.
+func oneEdit(s *Spec) {
+	clean(s)
+	s.Format, s.Ops = 1, s.Ops[:1]
+}
 
 // profileIndex returns the index of profile in pdspec.ProfileNames.
 func profileIndex(profile string) int { return slices.Index(pdspec.ProfileNames(), profile) }
@@ -167,7 +128,7 @@ func replay(c Call, r pd.Result) string {
 // HASH-002).
 func TestCanonicalizeIsIdempotent(t *testing.T) {
 	t.Parallel()
-	st := &stats{}
+	st := &proptest.Stats{}
 	check(t, 1500, 300, st, nil, func(s Spec) string {
 		c := Build(s)
 		once := pd.Canonicalize(c.Request.Target)
@@ -184,7 +145,7 @@ func TestCanonicalizeIsIdempotent(t *testing.T) {
 			return "before_hash is not the hash of the canonical target"
 		}
 		if strings.Contains(c.Request.Target, "\r") {
-			st.add("decided")
+			st.Add("decided")
 		}
 		return ""
 	})
@@ -196,10 +157,9 @@ func TestCanonicalizeIsIdempotent(t *testing.T) {
 // candidate_count when it finds more (FIND-003, SELECT-001).
 func TestOccurrenceCountIsNaive(t *testing.T) {
 	t.Parallel()
-	st := &stats{}
+	st := &proptest.Stats{}
 	check(t, 2000, 400, st, func(s *Spec) {
-		clean(s)
-		s.Format, s.Ops = 1, s.Ops[:1]
+		oneEdit(s)
 		s.Ops[0].Select, s.Ops[0].ChangeID = 0, 0
 	}, func(s Spec) string {
 		c := Build(s)
@@ -212,9 +172,9 @@ func TestOccurrenceCountIsNaive(t *testing.T) {
 			n > 1 && (r.Reason() != pdspec.MatchAmbiguous || r.Diagnostic.CandidateCount == nil || *r.Diagnostic.CandidateCount != n):
 			return fmt.Sprintf("%d occurrences of %q in %q, the runtime says %s %+v", n, m, c.Start, r.Status, r.Diagnostic)
 		}
-		st.add(fmt.Sprint("occurrences ", min(n, 2)))
+		st.Add(fmt.Sprint("occurrences ", min(n, 2)))
 		if n > 1 {
-			st.add("decided")
+			st.Add("decided")
 		}
 		return ""
 	})
@@ -226,16 +186,13 @@ func TestOccurrenceCountIsNaive(t *testing.T) {
 // count otherwise (FIND-005, FACT-002).
 func TestOffsetsCountCodePoints(t *testing.T) {
 	t.Parallel()
-	st := &stats{}
+	st := &proptest.Stats{}
 	check(t, 2000, 200, st, func(s *Spec) {
-		clean(s)
-		s.Format, s.Ops = 1, s.Ops[:1]
+		oneEdit(s)
 		s.Target = append([]int{9, 12, 8}, s.Target...) // 😀, a flag, e and a combining accent first
 	}, func(s Spec) string {
-		c := Build(s)
-		r := pd.Apply(c.Request)
-		if !r.Accepted() {
-			st.add("rejected")
+		c, r, ok := accepted(st, s)
+		if !ok {
 			return ""
 		}
 		f := r.ChangeFacts[0]
@@ -244,7 +201,7 @@ func TestOffsetsCountCodePoints(t *testing.T) {
 			return fmt.Sprintf("code points [%d, %d) of %q are %q, not the match %q", f.SpanStart, f.SpanEnd, c.Start, got, m)
 		}
 		if prefix := string([]rune(c.Start)[:f.SpanStart]); len(prefix) != f.SpanStart {
-			st.add("decided") // bytes would count otherwise
+			st.Add("decided") // bytes would count otherwise
 		}
 		return ""
 	})
@@ -256,18 +213,16 @@ func TestOffsetsCountCodePoints(t *testing.T) {
 // (FACT-001 to FACT-003, HASH-004, HASH-005).
 func TestFactsReplayToResult(t *testing.T) {
 	t.Parallel()
-	st := &stats{}
+	st := &proptest.Stats{}
 	check(t, 2500, 500, st, clean, func(s Spec) string {
-		c := Build(s)
-		r := pd.Apply(c.Request)
-		if !r.Accepted() {
-			st.add("rejected " + string(r.Reason()))
+		c, r, ok := accepted(st, s)
+		if !ok {
 			return ""
 		}
 		if msg := replay(c, r); msg != "" {
 			return msg
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	})
 }
@@ -277,7 +232,7 @@ func TestFactsReplayToResult(t *testing.T) {
 // (WARN-005, WARN-006).
 func TestWarningsChangeNothing(t *testing.T) {
 	t.Parallel()
-	st := &stats{}
+	st := &proptest.Stats{}
 	check(t, 2500, 100, st, nil, func(s Spec) string {
 		c := Build(s)
 		c.Request.CollectWarnings = true
@@ -294,7 +249,7 @@ func TestWarningsChangeNothing(t *testing.T) {
 			return fmt.Sprintf("warnings changed the result:\n%s\n%s", a, b)
 		}
 		if len(loud.Warnings) > 0 {
-			st.add("decided")
+			st.Add("decided")
 		}
 		return ""
 	})
@@ -307,16 +262,14 @@ func TestWarningsChangeNothing(t *testing.T) {
 // under every profile with spans (SPAN-002, SPAN-003, FACT-004).
 func TestEditEqualsSpan(t *testing.T) {
 	t.Parallel()
-	st := &stats{}
+	st := &proptest.Stats{}
 	spans := []int{profileIndex("patchdiff-mvp-0.3.0"), profileIndex("patchdiff-mvp-0.4.0"), profileIndex("patchdiff-mvp-0.5.0")}
 	check(t, 2000, 400, st, func(s *Spec) {
 		clean(s)
 		s.Format, s.Profile = 1, spans[abs(s.Profile)%len(spans)]
 	}, func(s Spec) string {
-		c := Build(s)
-		edits := pd.Apply(c.Request)
-		if !edits.Accepted() {
-			st.add("edit rejected")
+		c, edits, ok := accepted(st, s)
+		if !ok {
 			return ""
 		}
 		buf := []rune(c.Start)
@@ -345,7 +298,7 @@ func TestEditEqualsSpan(t *testing.T) {
 				return fmt.Sprintf("fact %d: edit %+v, span %+v", i+1, edits.ChangeFacts[i], sp)
 			}
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	})
 }
@@ -356,7 +309,7 @@ func TestEditEqualsSpan(t *testing.T) {
 // change_facts and warnings are lists, never null (ADAPTER-004, WARN-006).
 func TestResultsAreDeterministic(t *testing.T) {
 	t.Parallel()
-	st := &stats{}
+	st := &proptest.Stats{}
 	check(t, 1500, 1500, st, nil, func(s Spec) string {
 		c := Build(s)
 		a, _ := pd.Apply(c.Request).MarshalJSON()
@@ -376,7 +329,7 @@ func TestResultsAreDeterministic(t *testing.T) {
 		if !bytes.Equal(a, d) {
 			return fmt.Sprintf("through the request document the result differs:\n%s\n%s", a, d)
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	})
 }

@@ -453,3 +453,10 @@ func Slug(s string) string {
 	}
 	return s
 }
+
+// String is the Summary.
+func (r *Report) String() string {
+	var b strings.Builder
+	r.Summary(&b)
+	return b.String()
+}
