@@ -105,10 +105,17 @@ func FuzzApply(f *testing.F) {
 // with a runtime label at a stage the runtime reports; Decode and Apply
 // agree: a transaction Decode refuses, Apply refuses for the same reason
 // (unless a state guard, checked first, refuses it), and one it accepts
-// passes Apply's protocol validation (STAGE-006, GUARD-007).
+// passes Apply's protocol validation (STAGE-006, GUARD-007). Its seeds
+// are the corpus's transactions and every truncation of one in eight of
+// those under 400 bytes.
 func FuzzDecode(f *testing.F) {
-	for _, r := range corpusCalls(f) {
+	for i, r := range corpusCalls(f) {
 		f.Add(r.RuntimeVersion, r.Transaction)
+		if i%8 == 0 && len(r.Transaction) < 400 { // and every truncation of some short ones: texts that end anywhere
+			for n := range len(r.Transaction) {
+				f.Add(r.RuntimeVersion, r.Transaction[:n])
+			}
+		}
 	}
 	f.Add("patchdiff-mvp-0.3.0", `{"format":"patchdiff-tx/2","operations":[{"op":"span","start":1.0,"end":true}]`)
 	f.Fuzz(func(t *testing.T, version, transaction string) {
