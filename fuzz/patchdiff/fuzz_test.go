@@ -147,6 +147,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"target":"a\ud800","transaction":"","scope_bounds":{"scope_start":1,"scope_end":-1},"target_version":1e3}`))
+	f.Add([]byte(`{"target":"\u001f\u0020\u007f\"","transaction":"\\"}`)) // the last control character, the first that is not
 	f.Fuzz(func(t *testing.T, data []byte) {
 		req, err := pd.DecodeRequest(data)
 		if err != nil {
