@@ -13,6 +13,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/campaign/campaigntest"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/mutants"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
@@ -98,15 +99,7 @@ func TestCampaignReferenceAgainstItself(t *testing.T) {
 	cfg := testConfig(FromRunner(impl), n)
 	cfg.Out = t.TempDir()
 	r, err := Campaign(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sb strings.Builder
-	r.Summary(&sb)
-	t.Log(sb.String())
-	if r.Iterations != n || r.Disagreements != 0 {
-		t.Fatalf("%d iterations, %d disagreements; want %d and 0", r.Iterations, r.Disagreements, n)
-	}
+	campaigntest.Agrees(t, n, r, err)
 }
 
 // TestCampaignFindsPlantedBugs: against broken implementations (mutants
@@ -142,12 +135,7 @@ func TestCampaignFindsPlantedBugs(t *testing.T) {
 			cfg.ShrinkBudget = 30
 			cfg.Out = t.TempDir()
 			r, err := Campaign(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var sb strings.Builder
-			r.Summary(&sb)
-			t.Log(sb.String())
+			campaigntest.Run(t, r, err)
 			if r.Disagreements == 0 {
 				t.Fatal("the campaign found no disagreement")
 			}
@@ -175,15 +163,7 @@ func certify(t *testing.T, dir string, impl runner.Implementation, pass bool) {
 	r.Sources = []blockpatch.Source{blockpatch.Dir(dir)}
 	r.Parallel = 2
 	rep, err := r.Run(context.Background())
-	if err != nil {
-		t.Fatalf("runner: %v", err)
-	}
-	for _, res := range rep.Results {
-		if res.Verdict.Failed() == pass {
-			t.Errorf("case %s: verdict %s on %s, want it to %s", res.Name, res.Verdict, impl.Describe().Name,
-				map[bool]string{true: "pass", false: "fail"}[pass])
-		}
-	}
+	campaigntest.Certified(t, impl.Describe().Name, rep, err, pass)
 }
 
 // TestShardsPartitionTheIterations: the shards of a campaign run disjoint

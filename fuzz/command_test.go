@@ -19,7 +19,7 @@ func TestCommandUsageIsTidy(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), "blockpatch-fuzz", []string{"--help"}, &stdout, &stderr); code != 0 || stdout.String() != usage {
+	if code := Main(context.Background(), "blockpatch-fuzz", []string{"--help"}, &stdout, &stderr); code != 0 || stdout.String() != strings.ReplaceAll(usage, "NAME", "blockpatch-fuzz") {
 		t.Errorf("--help: exit %d, stdout %q", code, stdout.String())
 	}
 }

@@ -9,26 +9,6 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/fstree"
 )
 
-// Difference is one way an implementation's step differs from the
-// reference's.
-type Difference struct {
-	// Step is the protocol step: check, apply, retry, reverse, plan,
-	// apply planned patch, move.
-	Step string
-	// Kind classifies the difference for grouping and for shrinking:
-	// "exit 0 -> exit 1 source_not_found", "code source_ambiguous ->
-	// source_not_found", "error.ranges", "result.status", "tree",
-	// "output: stderr is not empty".
-	Kind string
-	// Detail shows both sides.
-	Detail string
-}
-
-// Key is the difference's group: step and kind.
-func (d Difference) Key() string { return d.Step + ": " + d.Kind }
-
-func (d Difference) String() string { return d.Key() + " (" + d.Detail + ")" }
-
 // compare lists the differences of got from want, step by step. Members
 // the reference does not print are not compared (the subset rule of case
 // files), nor are message, the text of a planned patch, warnings when the

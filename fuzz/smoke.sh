@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every native fuzz target of the module briefly, one after the other,
 # as a smoke test: a crash fails the script and leaves the failing input
-# under fuzz/targets/testdata/fuzz/<Target>/ for `go test` to replay.
+# under <package>/testdata/fuzz/<Target>/ for `go test` to replay. The
+# packages are fuzz/targets (blockpatch) and fuzz/patchdiff (PatchDIFF).
 #
 #   FUZZTIME=3s bash fuzz/smoke.sh        # the default, for CI
 #   FUZZTIME=10m bash fuzz/smoke.sh       # a long local run
@@ -12,10 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZTIME="${FUZZTIME:-3s}"
-pkg=./fuzz/targets
+for pkg in ./fuzz/targets ./fuzz/patchdiff; do
 targets=$(go test "$pkg" -list '^Fuzz' | grep '^Fuzz')
 for t in $targets; do
-  echo "== $t ($FUZZTIME)"
+  echo "== $pkg $t ($FUZZTIME)"
   if out=$(go test "$pkg" -run '^$' -fuzz "^${t}\$" -fuzztime "$FUZZTIME" 2>&1); then
     echo "$out" | tail -n 2
     continue
@@ -29,4 +30,5 @@ for t in $targets; do
     continue
   fi
   exit 1
+done
 done

@@ -1,6 +1,8 @@
 // Command blockpatch-mutants measures the conformance corpus against
 // broken variants of the reference (mutants), each a diff built into its
 // own binary with go build -overlay and certified as an external command.
+// -suite patchdiff mutates the reference PatchDIFF runtime instead, built
+// as cmd/patchdiff and judged as an adapter by the PatchDIFF corpus.
 //
 // By default it runs the hand-written mutants over the whole corpus and
 // prints the kill matrix. With -mechanical it runs a campaign over the
@@ -22,17 +24,24 @@ import (
 
 func main() {
 	var o mutants.Options
+	suite := flag.String("suite", "blockpatch", "the reference mutated: blockpatch or patchdiff (mechanical only)")
 	flag.BoolVar(&o.Mechanical, "mechanical", false, "run the mechanical campaign instead of the hand-written kill matrix")
 	run := flag.String("run", "", "only the mutants whose names match this regexp")
 	flag.IntVar(&o.Parallel, "parallel", 2, "mutants built and judged at once")
 	flag.IntVar(&o.Sample, "sample", 1, "mechanical: keep about one mutant in N (chosen by name)")
-	flag.StringVar(&o.Results, "results", "internal/mutants/testdata/mechanical-results.jsonl", "mechanical: results file, appended to; mutants in it are skipped")
-	flag.StringVar(&o.Report, "report", "internal/mutants/testdata/mechanical-report.md", "mechanical: markdown report written at the end")
-	flag.StringVar(&o.Verdicts, "verdicts", "internal/mutants/testdata/mechanical-verdicts.txt", "mechanical: hand-reviewed verdicts on survivors")
+	flag.StringVar(&o.Results, "results", "", "mechanical: results file, appended to; mutants in it are skipped (default: the suite's, in internal/mutants/testdata)")
+	flag.StringVar(&o.Report, "report", "", "mechanical: markdown report written at the end (default: the suite's)")
+	flag.StringVar(&o.Verdicts, "verdicts", "", "mechanical: hand-reviewed verdicts on survivors (default: the suite's)")
 	flag.BoolVar(&o.ReportOnly, "report-only", false, "mechanical: rewrite the report from the results file without judging")
 	flag.StringVar(&o.CorpusHash, "corpus-hash", "", "mechanical, with -report-only: the corpus hash the results were judged with, when not the current corpus")
 	flag.StringVar(&o.Note, "note", "", "mechanical: a sentence added to the report")
 	flag.Parse()
+	s, ok := mutants.LookupSuite(*suite)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "blockpatch-mutants: -suite %q: want blockpatch or patchdiff\n", *suite)
+		os.Exit(2)
+	}
+	o.Suite = s
 	if *run != "" {
 		re, err := regexp.Compile(*run)
 		if err != nil {

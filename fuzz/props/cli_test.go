@@ -127,14 +127,14 @@ func TestFailureLeavesTreeUntouched(t *testing.T) {
 			o := sb.run(c[0], c[1:]...)
 			writes := len(c) == 1 && (c[0] == "apply" || c[0] == "move")
 			if writes && o.exit == 0 {
-				st.add("succeeded")
+				st.Add("succeeded")
 				continue
 			}
 			if d := fstree.Diff(before, sb.tree()); d != "" {
 				return failure(sc, "%v exited %d and changed the tree: %s\n%s", c, o.exit, d, o.raw)
 			}
 			if writes {
-				st.add("decided")
+				st.Add("decided")
 			}
 		}
 		return ""
@@ -176,7 +176,7 @@ func TestCheckAndDryRunAgreeWithApply(t *testing.T) {
 				if d := cmp.Diff(verdict(diff), verdict(o)); d != "" {
 					return failure(sc, "plan and move --dry-run --diff disagree (-move +plan):\n%s", d)
 				}
-				st.add("plan cannot render")
+				st.Add("plan cannot render")
 				continue
 			}
 			got = append(got, answer{c, o})
@@ -192,11 +192,11 @@ func TestCheckAndDryRunAgreeWithApply(t *testing.T) {
 			}
 		}
 		if applied.exit == 0 {
-			st.add("both succeed")
+			st.Add("both succeed")
 		} else {
-			st.add("both fail")
+			st.Add("both fail")
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	}, scenarios(gen.Options{MutationRate: 0.3}))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/fstree"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/proptest"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference/cli"
 )
@@ -143,7 +144,7 @@ func interop(t *testing.T, tool foreign) {
 	check(t, 300, 60, st, func(s gen.Spec) string {
 		sc := gen.Build(s)
 		if sc.Patch == nil {
-			st.add("planner refused: " + planRefusal(sc.Request, sc.Files))
+			st.Add("planner refused: " + planRefusal(sc.Request, sc.Files))
 			return ""
 		}
 		mv, err := locate(sc.Patch, sc.Files)
@@ -151,11 +152,11 @@ func interop(t *testing.T, tool foreign) {
 			return failure(sc, "check refuses the planned patch: %v", err)
 		}
 		if why := unsaid(mv); why != "" {
-			st.add("skipped: " + why)
+			st.Add("skipped: " + why)
 			return ""
 		}
 		if why := tool.refuses(mv); why != "" {
-			st.add("skipped: " + why)
+			st.Add("skipped: " + why)
 			return ""
 		}
 		c, err := newInteropCase(t, sc.Files, sc.Patch)
@@ -188,14 +189,14 @@ func interop(t *testing.T, tool foreign) {
 		if mv.m.Target != nil && !bytes.Contains(got.tree.Files[mv.m.Dst], mv.m.Payload()) {
 			return failure(sc, "%s left %s without the payload", tool.name, mv.m.Dst) + fed
 		}
-		st.add(mv.kind())
-		st.add("decided")
+		st.Add(mv.kind())
+		st.Add("decided")
 		return ""
 	}, interopScenarios())
 	// Same-file relocations are where the hunks of one section must both
 	// apply; a drop in them would hide a dropped target hunk.
-	if want := int(8 * *scale); !t.Failed() && st.get("relocate") < want {
-		t.Errorf("only %d same-file relocations were decided, want at least %d", st.get("relocate"), want)
+	if want := int(8 * *proptest.Scale); !t.Failed() && st.Get("relocate") < want {
+		t.Errorf("only %d same-file relocations were decided, want at least %d", st.Get("relocate"), want)
 	}
 }
 
@@ -210,7 +211,7 @@ func interopScenarios() gopter.Gen {
 		if r.IntN(4) != 0 {
 			s = wholeLines(r, s)
 		}
-		return gopter.NewGenResult(s, shrinker)
+		return gopter.NewGenResult(s, proptest.Shrinker(gen.Shrink))
 	}
 }
 

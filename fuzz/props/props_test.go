@@ -3,86 +3,29 @@ package props
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/leanovate/gopter"
 	pgen "github.com/leanovate/gopter/gen"
-	"github.com/leanovate/gopter/prop"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/proptest"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
-var (
-	seedFlag = flag.Int64("seed", 20251202, "seed of the properties; 0 picks one from the clock")
-	scale    = flag.Float64("props.n", 1, "multiplies the number of cases of every property")
-)
+// stats counts how a property's cases were decided (proptest.Stats).
+type stats = proptest.Stats
 
-// stats counts how many cases of a property were decided by its main
-// assertion rather than passing vacuously, so a generator that stops
-// reaching the interesting cases fails the test instead of hiding.
-type stats struct {
-	mu     sync.Mutex
-	counts map[string]int
-}
-
-func (s *stats) add(label string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.counts == nil {
-		s.counts = map[string]int{}
-	}
-	s.counts[label]++
-}
-
-func (s *stats) get(label string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.counts[label]
-}
-
-// check runs one property with n cases (times -props.n) over the given
-// generators, logs its classification, and requires at least minDecided
-// cases counted as "decided".
+// check runs one property with n cases over gens (proptest.Check).
 func check(t *testing.T, n int, minDecided int, st *stats, condition any, gens ...gopter.Gen) {
 	t.Helper()
-	seed := *seedFlag
-	if seed == 0 {
-		seed = time.Now().UnixNano()
-	}
-	params := gopter.DefaultTestParametersWithSeed(seed)
-	params.MinSuccessfulTests = max(1, int(float64(n)**scale))
-	params.MaxShrinkCount = 400
-	props := gopter.NewProperties(params)
-	props.Property(t.Name(), prop.ForAll(condition, gens...))
-	start := time.Now()
-	ok := props.Run(gopter.NewFormatedReporter(true, 100, testWriter{t}))
-	t.Logf("%d cases in %v, seed %d; %v", params.MinSuccessfulTests, time.Since(start).Round(time.Millisecond), seed, st.counts)
-	if !ok {
-		t.Errorf("property falsified with seed %d; rerun: go test ./fuzz/props -run '^%s$' -seed %d", seed, t.Name(), seed)
-		return
-	}
-	if want := int(float64(minDecided) * *scale); st.get("decided") < want {
-		t.Errorf("only %d of %d cases were decided by the property, want at least %d: the generator no longer reaches them",
-			st.get("decided"), params.MinSuccessfulTests, want)
-	}
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Helper()
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
+	proptest.Check(t, "./fuzz/props", n, minDecided, st, condition, gens...)
 }
 
 // scenarios generates gen.Specs with the given options and shrinks them
@@ -90,19 +33,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 func scenarios(o gen.Options) gopter.Gen {
 	return func(gp *gopter.GenParameters) *gopter.GenResult {
 		s := gen.Random(gen.NewRand(gp.Rng.Uint64(), 0), o)
-		return gopter.NewGenResult(s, shrinker)
-	}
-}
-
-func shrinker(v any) gopter.Shrink {
-	cands := gen.Shrink(v.(gen.Spec))
-	return func() (any, bool) {
-		if len(cands) == 0 {
-			return nil, false
-		}
-		c := cands[0]
-		cands = cands[1:]
-		return c, true
+		return gopter.NewGenResult(s, proptest.Shrinker(gen.Shrink))
 	}
 }
 
@@ -182,7 +113,7 @@ func TestReverseAfterApplyIsIdentity(t *testing.T) {
 		sc := gen.Build(s)
 		fwd, err := checkScenario(sc, sc.Files)
 		if err != nil || fwd.Result.Status != reference.StatusApplied {
-			st.add("not applied")
+			st.Add("not applied")
 			return ""
 		}
 		after := sc.Files.Apply(fwd)
@@ -194,21 +125,21 @@ func TestReverseAfterApplyIsIdentity(t *testing.T) {
 			if gen.SplitsSourceAnchors(m, fwd.Result.Moves[0]) {
 				// The payload went between the source's anchors: -R
 				// matches them elsewhere, and 1.1.0 puts it there too.
-				st.add("-R across split anchors")
+				st.Add("-R across split anchors")
 				return ""
 			}
 			if d := treeDiff(sc.Files, after.Apply(rev)); d != "" {
 				return failure(sc, "-R applied but did not restore the tree:\n%s", d)
 			}
-			st.add("decided")
+			st.Add("decided")
 		case err == nil && expected:
 			return failure(sc, "-R after apply gave status %s, want applied: %s", rev.Result.Status, why)
 		case err == nil:
-			st.add("-R " + string(rev.Result.Status))
+			st.Add("-R " + string(rev.Result.Status))
 		case expected:
 			return failure(sc, "-R failed with %s (%v), but %s", codeOf(err), err, why)
 		default:
-			st.add("-R refused: " + codeOf(err))
+			st.Add("-R refused: " + codeOf(err))
 		}
 		return ""
 	}, scenarios(clean))
@@ -258,7 +189,7 @@ func TestRetryIsAlreadyAppliedAndChangesNothing(t *testing.T) {
 		sc := gen.Build(s)
 		fwd, err := checkScenario(sc, sc.Files)
 		if err != nil || fwd.Result.Status != reference.StatusApplied {
-			st.add("not applied")
+			st.Add("not applied")
 			return ""
 		}
 		after := sc.Files.Apply(fwd)
@@ -273,17 +204,17 @@ func TestRetryIsAlreadyAppliedAndChangesNothing(t *testing.T) {
 			if retry.Result.Status != reference.StatusAlreadyApplied && idempotent {
 				return failure(sc, "retry gave %s, want already_applied: %s", retry.Result.Status, why)
 			}
-			st.add("decided")
+			st.Add("decided")
 		case err == nil && planned:
 			return failure(sc, "the retry of a planned patch applied the move a second time")
 		case err == nil:
-			st.add("direct patch, retry applied")
+			st.Add("direct patch, retry applied")
 		case idempotent:
 			return failure(sc, "retry failed with %s (%v), want already_applied: %s", codeOf(err), err, why)
 		default:
 			// Not provable from the anchors: an error is the answer.
-			st.add("retry " + codeOf(err))
-			st.add("decided")
+			st.Add("retry " + codeOf(err))
+			st.Add("decided")
 		}
 		return ""
 	}, scenarios(with(clean, func(o *gen.Options) { o.Protocols = []int{gen.ProtoPlanned, gen.ProtoPlanned, gen.ProtoPatch} })))
@@ -337,7 +268,7 @@ func TestCrossFileMoveConservesBytes(t *testing.T) {
 		m := sc.Move
 		fwd, err := checkScenario(sc, sc.Files)
 		if err != nil || fwd.Result.Status != reference.StatusApplied || m.Same() {
-			st.add("not applied")
+			st.Add("not applied")
 			return ""
 		}
 		after := sc.Files.Apply(fwd)
@@ -364,7 +295,7 @@ func TestCrossFileMoveConservesBytes(t *testing.T) {
 				return failure(sc, "%s changed although the move does not name it", path)
 			}
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	}, scenarios(with(clean, func(o *gen.Options) { o.Shapes = []int{gen.ShapeCross} })))
 }
@@ -383,7 +314,7 @@ func TestPayloadIsCarriedByteForByte(t *testing.T) {
 		m := sc.Move
 		fwd, err := checkScenario(sc, sc.Files)
 		if err != nil || fwd.Result.Status != reference.StatusApplied || m.Shape == reference.ShapeDelete || m.Shape == reference.ShapeRemove {
-			st.add("not an applied insertion")
+			st.Add("not an applied insertion")
 			return ""
 		}
 		p := m.Payload()
@@ -431,9 +362,9 @@ func TestPayloadIsCarriedByteForByte(t *testing.T) {
 			hard = append(hard, "invalid utf-8")
 		}
 		for _, h := range hard {
-			st.add(h)
+			st.Add(h)
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	}, scenarios(with(clean, func(o *gen.Options) { o.Protocols = []int{gen.ProtoPatch} })))
 }
@@ -456,12 +387,12 @@ func TestRenderParseRoundTrips(t *testing.T) {
 				if d := cmp.Diff(want, p, cmpopts.EquateEmpty()); d != "" {
 					return failure(sc, "render then parse changed the patch (-move +parsed):\n%s", d)
 				}
-				st.add("move rendered and parsed")
+				st.Add("move rendered and parsed")
 			}
 		}
 		p, err := reference.Parse(sc.Patch)
 		if err != nil {
-			st.add("rejected: " + codeOf(err))
+			st.Add("rejected: " + codeOf(err))
 			return ""
 		}
 		text := reference.Format(p)
@@ -475,7 +406,7 @@ func TestRenderParseRoundTrips(t *testing.T) {
 		if !bytes.Equal(reference.Format(q), text) {
 			return failure(sc, "Format is not a fixed point")
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	}, scenarios(opts))
 }
@@ -491,7 +422,7 @@ func TestPayloadByteChangeIsRejected(t *testing.T) {
 	check(t, 1800, 900, st, func(s gen.Spec, at int) string {
 		sc := gen.Build(s)
 		if _, err := checkScenario(sc, sc.Files); err != nil || len(sc.Move.Payload()) == 0 {
-			st.add("does not check, or no payload")
+			st.Add("does not check, or no payload")
 			return ""
 		}
 		p, err := reference.Parse(sc.Patch)
@@ -522,8 +453,8 @@ func TestPayloadByteChangeIsRejected(t *testing.T) {
 			return failure(sc, "changing payload byte %d to %q gave %s (%v), want %s; changed patch:\n%s",
 				i, flipped, c, err, want, gen.ShowText(mutated, "  | "))
 		}
-		st.add(want)
-		st.add("decided")
+		st.Add(want)
+		st.Add("decided")
 		return ""
 	}, scenarios(clean), positions())
 }
@@ -560,7 +491,7 @@ func TestLineRangesAgreeWithByteRanges(t *testing.T) {
 		_, err := checkScenario(sc, sc.Files)
 		d := asDoc(err)
 		if err == nil || len(d.Ranges) == 0 {
-			st.add("no ranges")
+			st.Add("no ranges")
 			return ""
 		}
 		data, ok := sc.Files[d.Path]
@@ -598,8 +529,8 @@ func TestLineRangesAgreeWithByteRanges(t *testing.T) {
 				}
 			}
 		}
-		st.add(d.Code)
-		st.add("decided")
+		st.Add(d.Code)
+		st.Add("decided")
 		return ""
 	}, scenarios(opts))
 }
@@ -630,7 +561,7 @@ func TestStripNMatchesPatchWithoutComponents(t *testing.T) {
 			if d := cmp.Diff(wd, gd); d != "" {
 				return failure(sc, "the error details differ (-p1 +p%d):\n%s", n, d)
 			}
-			st.add("both " + codeOf(werr))
+			st.Add("both " + codeOf(werr))
 			return ""
 		}
 		if *got.Result.StripComponents != n {
@@ -644,7 +575,7 @@ func TestStripNMatchesPatchWithoutComponents(t *testing.T) {
 		if d := treeDiff(sc.Files.Apply(want), sc.Files.Apply(got)); d != "" {
 			return failure(sc, "the trees differ:\n%s", d)
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	}, scenarios(with(clean, func(o *gen.Options) { o.MutationRate = 0.2 })), pgen.IntRange(0, 2))
 }
@@ -665,7 +596,7 @@ func TestMoveWritesWhatItsPatchApplies(t *testing.T) {
 		sc := gen.Build(s)
 		req, err := reference.DecodeRequest(sc.Request)
 		if err != nil {
-			st.add("bad request")
+			st.Add("bad request")
 			return ""
 		}
 		plan, err := reference.PlanRequest(req, sc.Files)
@@ -673,7 +604,7 @@ func TestMoveWritesWhatItsPatchApplies(t *testing.T) {
 			if codeOf(err) == "unexpected_error" {
 				return failure(sc, "the planner's self-check failed: %v", err)
 			}
-			st.add("refused: " + codeOf(err))
+			st.Add("refused: " + codeOf(err))
 			return ""
 		}
 		fwd, err := reference.Check([]byte(*plan.Result.Patch), sc.Files, reference.Options{Strip: 1})
@@ -692,7 +623,7 @@ func TestMoveWritesWhatItsPatchApplies(t *testing.T) {
 					why, cmp.Diff(mv, fwd.Result.Moves[i]))
 			}
 		}
-		st.add("decided")
+		st.Add("decided")
 		return ""
 	}, scenarios(opts))
 }
@@ -737,12 +668,12 @@ func TestOnlyAffectedPathsChange(t *testing.T) {
 	check(t, 3000, 600, st, func(s gen.Spec) string {
 		sc := gen.Build(s)
 		if sc.Protocol == gen.ProtoRequest {
-			st.add("request")
+			st.Add("request")
 			return ""
 		}
 		plan, err := checkScenario(sc, sc.Files)
 		if err != nil {
-			st.add("failed")
+			st.Add("failed")
 			return ""
 		}
 		r := plan.Result
@@ -766,8 +697,8 @@ func TestOnlyAffectedPathsChange(t *testing.T) {
 		case (r.Status == reference.StatusApplied) == r.Noop:
 			return failure(sc, "status %s with noop %v", r.Status, r.Noop)
 		}
-		st.add(string(r.Status))
-		st.add("decided")
+		st.Add(string(r.Status))
+		st.Add("decided")
 		return ""
 	}, scenarios(opts))
 }

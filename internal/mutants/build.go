@@ -8,12 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 )
-
-// Package is the command a mutant binary is built from.
-const Package = "./cmd/blockpatch"
 
 // Builder builds mutant binaries of the reference CLI. It never edits the
 // module: each mutant's patched files go to a folder of their own, named
@@ -23,6 +21,16 @@ type Builder struct {
 	Module string
 	// Dir is where patched files and binaries are written.
 	Dir string
+	// Package is the command a mutant binary is built from; empty means
+	// Blockpatch.Package.
+	Package string
+}
+
+func (b *Builder) pkg() string {
+	if b.Package == "" {
+		return Blockpatch.Package
+	}
+	return b.Package
 }
 
 // ErrBuild is wrapped by Build when a mutant applies but does not compile:
@@ -91,8 +99,8 @@ func (b *Builder) Build(ctx context.Context, m Mutant) (string, error) {
 	if err := os.WriteFile(ovFile, ov, 0o644); err != nil {
 		return "", err
 	}
-	bin := filepath.Join(dir, "blockpatch")
-	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovFile, "-ldflags=-s -w", "-o", bin, Package)
+	bin := filepath.Join(dir, path.Base(b.pkg()))
+	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovFile, "-ldflags=-s -w", "-o", bin, b.pkg())
 	cmd.Dir = b.Module
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

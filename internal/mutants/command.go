@@ -6,17 +6,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
-	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // Options are the settings of cmd/blockpatch-mutants.
 type Options struct {
+	// Suite is the reference mutated: Blockpatch (the zero value) or
+	// PatchDIFF, whose files are the defaults of Results, Report and
+	// Verdicts.
+	Suite      Suite
 	Mechanical bool
 	Run        *regexp.Regexp // mutants selected by name; nil is all
 	Parallel   int
@@ -31,13 +35,6 @@ type Options struct {
 	Stderr     io.Writer
 }
 
-func newCampaignRunner() *blockpatch.Runner {
-	r := blockpatch.New(nil)
-	r.Seed = 1
-	r.Parallel = 1 // mutants run side by side instead
-	return r
-}
-
 // Main runs the command: the kill matrix of the hand-written mutants, or
 // the mechanical campaign. It reports false when a hand-written mutant
 // survives.
@@ -46,12 +43,23 @@ func Main(ctx context.Context, o Options) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if o.Suite.Name == "" {
+		o.Suite = Blockpatch
+	}
+	suite := o.Suite
+	file := func(set, def string) string {
+		if set != "" {
+			return set
+		}
+		return filepath.Join(root, filepath.FromSlash(def))
+	}
+	o.Results, o.Report, o.Verdicts = file(o.Results, suite.Results), file(o.Report, suite.Report), file(o.Verdicts, suite.Verdicts)
 	tmp, err := os.MkdirTemp("", "blockpatch-mutants-")
 	if err != nil {
 		return false, err
 	}
 	defer os.RemoveAll(tmp)
-	b := &Builder{Module: root, Dir: tmp}
+	b := &Builder{Module: root, Dir: tmp, Package: suite.Package}
 	pick := func(ms []Mutant) []Mutant {
 		if o.Run == nil {
 			return ms
@@ -59,19 +67,22 @@ func Main(ctx context.Context, o Options) (bool, error) {
 		return slices.DeleteFunc(ms, func(m Mutant) bool { return !o.Run.MatchString(m.Name) })
 	}
 	if !o.Mechanical {
+		if suite.Name != Blockpatch.Name {
+			return false, fmt.Errorf("the hand-written mutants are blockpatch's; use -mechanical for %s", suite.Name)
+		}
 		ms, err := Hand()
 		if err != nil {
 			return false, err
 		}
 		return handMatrix(ctx, b, pick(ms), o)
 	}
-	ms, err := Generate(root, GenerateDirs)
+	ms, err := Generate(root, suite)
 	if err != nil {
 		return false, err
 	}
 	generated := len(ms)
 	ms = pick(Sample(ms, o.Sample))
-	_, corpusHash, err := newCampaignRunner().Load()
+	corpusHash, err := suite.corpusHash()
 	if err != nil {
 		return false, err
 	}
@@ -96,7 +107,7 @@ func Main(ctx context.Context, o Options) (bool, error) {
 		}
 	} else {
 		fmt.Fprintf(o.Stderr, "%d mechanical mutants; results in %s\n", len(ms), o.Results)
-		c := &Campaign{Builder: b, Judge: Judge{NewRunner: newCampaignRunner}, Parallel: o.Parallel, Results: o.Results, Progress: o.Stderr}
+		c := &Campaign{Builder: b, Judge: Judge{Certify: suite.Certify}, Parallel: o.Parallel, Results: o.Results, Progress: o.Stderr}
 		if recs, err = c.Run(ctx, ms); err != nil {
 			return false, err
 		}
@@ -106,11 +117,11 @@ func Main(ctx context.Context, o Options) (bool, error) {
 		return false, err
 	}
 	var buf bytes.Buffer
-	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", GenerateDirs, max(o.Sample, 1))
+	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", suite.Dirs, max(o.Sample, 1))
 	if o.Note != "" {
 		how += " " + o.Note
 	}
-	if err := WriteReport(&buf, Report{Records: recs, Verdicts: v, CorpusHash: corpusHash, Generated: generated, Selected: len(ms), How: how}); err != nil {
+	if err := WriteReport(&buf, Report{Suite: suite, Records: recs, Verdicts: v, CorpusHash: corpusHash, Generated: generated, Selected: len(ms), How: how}); err != nil {
 		return false, err
 	}
 	if err := os.WriteFile(o.Report, buf.Bytes(), 0o644); err != nil {
@@ -125,7 +136,7 @@ func Main(ctx context.Context, o Options) (bool, error) {
 // handMatrix runs every hand-written mutant over the whole corpus and
 // prints the kill matrix.
 func handMatrix(ctx context.Context, b *Builder, ms []Mutant, o Options) (bool, error) {
-	all, _, err := newCampaignRunner().Load()
+	all, _, err := newBlockpatchRunner().Load()
 	if err != nil {
 		return false, err
 	}
@@ -137,7 +148,7 @@ func handMatrix(ctx context.Context, b *Builder, ms []Mutant, o Options) (bool, 
 		mu   sync.Mutex
 		errs []error
 	)
-	judge := Judge{NewRunner: newCampaignRunner}
+	judge := Judge{Certify: Blockpatch.Certify}
 	b.Each(ctx, ms, o.Parallel, func(m Mutant, impl *runner.Command, err error) {
 		var jd Judgement
 		if err == nil {
@@ -160,4 +171,14 @@ func handMatrix(ctx context.Context, b *Builder, ms []Mutant, o Options) (bool, 
 		fmt.Fprintln(o.Stderr, err)
 	}
 	return len(errs) == 0 && len(mx.Survivors()) == 0, nil
+}
+
+// corpusHash is the hash of the corpus the suite's mutants are judged by.
+func (s Suite) corpusHash() (string, error) {
+	if s.Name == PatchDIFF.Name {
+		_, h, err := newPatchDIFFRunner().Load()
+		return h, err
+	}
+	_, h, err := newBlockpatchRunner().Load()
+	return h, err
 }

@@ -29,23 +29,18 @@ var Operators = map[string]string{
 	"swap-code":   "an error code constant is replaced by the next one in the spec's list",
 }
 
-// GenerateDirs are the folders, relative to the module root, whose
-// non-test Go files the mechanical mutants are generated from.
-var GenerateDirs = []string{"reference", "reference/cli"}
-
 // Generate returns the mechanical mutants of the non-test Go files in
-// dirs, relative to the module root. Each changes one place in one file;
+// s.Dirs, relative to the module root. Each changes one place in one file;
 // its Name is FILE:LINE:OPERATOR:INDEX, INDEX counting the mutants of that
 // operator on that line from 0, so names are stable while the file is.
-// swap-code uses the constants of type Code declared in reference/errors.go,
-// in their order.
-func Generate(module string, dirs []string) ([]Mutant, error) {
-	codes, err := codeNames(filepath.Join(module, "reference", "errors.go"))
+// swap-code uses the constants s.Codes names, in their order.
+func Generate(module string, s Suite) ([]Mutant, error) {
+	codes, err := codeNames(filepath.Join(module, filepath.FromSlash(s.Codes.File)), s.Codes.Type)
 	if err != nil {
 		return nil, err
 	}
 	var out []Mutant
-	for _, dir := range dirs {
+	for _, dir := range s.Dirs {
 		entries, err := os.ReadDir(filepath.Join(module, filepath.FromSlash(dir)))
 		if err != nil {
 			return nil, err
@@ -59,7 +54,7 @@ func Generate(module string, dirs []string) ([]Mutant, error) {
 			if err != nil {
 				return nil, err
 			}
-			ms, err := generateFile(rel, src, codes)
+			ms, err := generateFile(rel, src, codes, s.Codes.Qualifier)
 			if err != nil {
 				return nil, err
 			}
@@ -76,7 +71,7 @@ type edit struct {
 	text       string
 }
 
-func generateFile(rel string, src []byte, codes []string) ([]Mutant, error) {
+func generateFile(rel string, src []byte, codes []string, qualifier string) ([]Mutant, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -179,7 +174,7 @@ func generateFile(rel string, src []byte, codes []string) ([]Mutant, error) {
 					add("swap-code", n.Pos(), n.End(), codeNext[n.Name])
 				}
 			case *ast.SelectorExpr:
-				if x, ok := n.X.(*ast.Ident); ok && x.Name == "reference" && codeNext[n.Sel.Name] != "" {
+				if x, ok := n.X.(*ast.Ident); ok && x.Name == qualifier && codeNext[n.Sel.Name] != "" {
 					add("swap-code", n.Sel.Pos(), n.Sel.End(), codeNext[n.Sel.Name])
 					return false
 				}
@@ -217,8 +212,8 @@ func generateFile(rel string, src []byte, codes []string) ([]Mutant, error) {
 	return out, nil
 }
 
-// codeNames returns the names of the constants of type Code in file.
-func codeNames(file string) ([]string, error) {
+// codeNames returns the names of the constants of type typ in file.
+func codeNames(file, typ string) ([]string, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
@@ -228,7 +223,7 @@ func codeNames(file string) ([]string, error) {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
 			for _, s := range g.Specs {
 				vs := s.(*ast.ValueSpec)
-				if t, ok := vs.Type.(*ast.Ident); ok && t.Name == "Code" {
+				if t, ok := vs.Type.(*ast.Ident); ok && t.Name == typ {
 					for _, id := range vs.Names {
 						out = append(out, id.Name)
 					}

@@ -5,11 +5,17 @@ import (
 	"testing"
 )
 
-// TestGenerate checks the mechanical mutants of the reference: many,
-// uniquely named, each a diff that applies and changes its file.
+// TestGenerate checks the mechanical mutants of each suite's reference:
+// many, uniquely named, each a diff that applies and changes its file.
 func TestGenerate(t *testing.T) {
+	for _, s := range Suites {
+		t.Run(s.Name, func(t *testing.T) { testGenerate(t, s) })
+	}
+}
+
+func testGenerate(t *testing.T, s Suite) {
 	b := testBuilder(t)
-	ms, err := Generate(b.Module, GenerateDirs)
+	ms, err := Generate(b.Module, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
-	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // DoNothingImpl is the do-nothing mutant: it prints {"ok":true} for every
@@ -22,13 +21,13 @@ func DoNothingImpl() runner.Implementation {
 	})
 }
 
-// Judge certifies mutant implementations over the cases its runners select.
+// Judge certifies mutant implementations over the cases its certifier
+// selects.
 type Judge struct {
-	// NewRunner makes a fresh runner for each run, so settings such as the
-	// case sources, timeout and parallelism stay the caller's. Impl and
-	// Require are overwritten: every feature level is required, so nothing
-	// counts as unsupported.
-	NewRunner func() *blockpatch.Runner
+	// Certify runs one certification of a mutant (BlockpatchCertifier,
+	// PatchDIFFCertifier); each run starts from fresh settings, so case
+	// sources, timeout and parallelism stay the caller's.
+	Certify Certifier
 	// FailFast stops at the first failing case: the judgement then names
 	// one killer.
 	FailFast bool
@@ -51,7 +50,7 @@ func (j Judgement) Killed() bool { return len(j.Killers) > 0 }
 
 // Run certifies impl. With FailFast, the cases named in first run before
 // the others, so a mutant that one of them kills costs one short run.
-func (j Judge) Run(ctx context.Context, impl runner.Implementation, first []string) (Judgement, error) {
+func (j Judge) Run(ctx context.Context, impl *runner.Command, first []string) (Judgement, error) {
 	if !j.FailFast {
 		return j.run(ctx, impl, nil, nil)
 	}
@@ -68,30 +67,28 @@ func (j Judge) Run(ctx context.Context, impl runner.Implementation, first []stri
 	return j.run(ctx, impl, nil, nil)
 }
 
-func (j Judge) run(ctx context.Context, impl runner.Implementation, run, skip *regexp.Regexp) (Judgement, error) {
+func (j Judge) run(ctx context.Context, impl *runner.Command, run, skip *regexp.Regexp) (Judgement, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := j.NewRunner()
-	r.Impl = impl
-	r.Require = slices.Clone(cases.Levels)
-	r.RunRegexp, r.SkipRegexp = run, skip
 	var (
 		mu    sync.Mutex
 		first *runner.Result
 	)
-	if j.FailFast {
-		r.Progress = func(p runner.Progress) {
-			if p.Last.Verdict.Failed() {
-				mu.Lock()
-				if first == nil {
-					first = p.Last
+	rep, err := j.Certify(ctx, impl, func(s *runner.Settings) {
+		s.RunRegexp, s.SkipRegexp = run, skip
+		if j.FailFast {
+			s.Progress = func(p runner.Progress) {
+				if p.Last.Verdict.Failed() {
+					mu.Lock()
+					if first == nil {
+						first = p.Last
+					}
+					mu.Unlock()
+					cancel()
 				}
-				mu.Unlock()
-				cancel()
 			}
 		}
-	}
-	rep, err := r.Run(ctx)
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	if first != nil { // stopped on purpose

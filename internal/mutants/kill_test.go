@@ -107,7 +107,7 @@ func TestEveryHandMutantIsKilled(t *testing.T) {
 			t.Errorf("%v", err)
 			return
 		}
-		judge := Judge{NewRunner: newRunner, FailFast: !*update}
+		judge := Judge{Certify: BlockpatchCertifier(newRunner), FailFast: !*update}
 		if *update {
 			jd, err := judge.Run(ctx, impl, nil)
 			if err != nil {

@@ -7,19 +7,22 @@ import (
 	"testing"
 )
 
-const (
-	reportFile   = "testdata/mechanical-report.md"
-	verdictsFile = "testdata/mechanical-verdicts.txt"
-)
-
 // TestMechanicalReport checks the committed report of the last mechanical
 // campaign: present, in shape, every survivor with a verdict column. A
 // report made from another corpus is stale: logged, not failed, since the
 // campaign is a command that takes long.
 func TestMechanicalReport(t *testing.T) {
+	for _, s := range Suites {
+		t.Run(s.Name, func(t *testing.T) { testReport(t, s) })
+	}
+}
+
+func testReport(t *testing.T, s Suite) {
+	reportFile := strings.TrimPrefix(s.Report, "internal/mutants/")
+	verdictsFile := strings.TrimPrefix(s.Verdicts, "internal/mutants/")
 	data, err := os.ReadFile(reportFile)
 	if err != nil {
-		t.Fatalf("%v; run go run ./cmd/blockpatch-mutants -mechanical", err)
+		t.Fatalf("%v; run go run ./cmd/blockpatch-mutants -mechanical -suite %s", err, s.Name)
 	}
 	report := string(data)
 	for _, want := range []string{"# Mechanical mutants of the reference", "| generated from the code |", "| judged |", "| killed |", "| survived |", "| timed out", "Kill rate", "## Survivors", "| mutant | change | verdict |"} {
@@ -31,12 +34,12 @@ func TestMechanicalReport(t *testing.T) {
 	if made == "" {
 		t.Fatalf("%s names no corpus hash (a %q line)", reportFile, ReportCorpusLine)
 	}
-	_, current, err := newRunner().Load()
+	current, err := s.corpusHash()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if made != current {
-		t.Logf("%s is stale: made from corpus %s, the corpus is now %s; rerun go run ./cmd/blockpatch-mutants -mechanical", reportFile, made, current)
+		t.Logf("%s is stale: made from corpus %s, the corpus is now %s; rerun go run ./cmd/blockpatch-mutants -mechanical -suite %s", reportFile, made, current, s.Name)
 	}
 	_, rest, _ := strings.Cut(report, "## Survivors")
 	row := regexp.MustCompile("^\\| `[^`]+:\\d+:[a-z-]+:\\d+` \\| .+ \\| .+ \\|$")

@@ -3,6 +3,7 @@ package patchdiff
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,13 +47,23 @@ func (p *sessions) open(ctx context.Context) (Session, *Hello, error) {
 	p.mu.Lock()
 	p.all = append(p.all, s)
 	p.mu.Unlock()
-	hctx, cancel := context.WithTimeout(ctx, p.r.Timeout)
+	h, err := shakeHands(ctx, s, p.r.Timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, h, nil
+}
+
+// shakeHands sends the handshake on a new session and returns what the
+// applier says of itself; on failure it closes the session.
+func shakeHands(ctx context.Context, s Session, timeout time.Duration) (*Hello, error) {
+	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	line, _ := (&Message{ID: helloID, Hello: &Hello{Protocol: Protocol}}).Line()
 	a := s.Exchange(hctx, line)
 	if a.Ended {
 		s.Close()
-		return nil, nil, fmt.Errorf("the applier did not answer the handshake: %s%s", a.Why, ended(a.Outcome))
+		return nil, fmt.Errorf("the applier did not answer the handshake: %s%s", a.Why, ended(a.Outcome))
 	}
 	m, err := ParseMessage(a.Line)
 	switch {
@@ -65,9 +76,9 @@ func (p *sessions) open(ctx context.Context) (Session, *Hello, error) {
 	}
 	if err != nil {
 		s.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return s, m.Hello, nil
+	return m.Hello, nil
 }
 
 // handshake opens the first session and returns what the applier says of
@@ -209,44 +220,27 @@ func (r *Runner) exchange(ctx context.Context, pool *sessions, c *pdcases.Case, 
 	a := s.Exchange(cctx, line)
 	cancel()
 	if a.Ended {
-		s.Close()
 		fail.Stderr = runner.Bounded(a.Outcome.Stderr, 4000)
 		fail.Exit = a.Outcome.Exit
-		why := a.Why + ended(a.Outcome)
-		switch {
-		case a.Outcome.TimedOut:
-			return runner.Timeout, []string{why}, nil
-		case a.Outcome.Signal != "":
-			return runner.Signal, []string{why}, nil
-		}
-		return runner.Crash, []string{why}, nil
+	} else {
+		fail.Stdout = runner.Bounded(append(a.Line, '\n'), 4000)
 	}
-	fail.Stdout = runner.Bounded(append(a.Line, '\n'), 4000)
 	if len(a.Outside) > 0 {
 		pool.put(s)
 		return runner.Escape, []string{"the adapter wrote outside its folder: " + strings.Join(a.Outside, ", ") + " (the writes went to an overlay: the host is unchanged)"}, nil
 	}
-	m, err := ParseMessage(a.Line)
-	if err != nil {
-		s.Close()
-		return runner.Fail, []string{err.Error()}, nil
+	result, verdict, why, open := receive(s, a, id)
+	if open {
+		pool.put(s)
 	}
-	if m.ID != id {
-		s.Close()
-		return runner.Fail, []string{fmt.Sprintf("answered id %q to the request with id %q", m.ID, id)}, nil
-	}
-	pool.put(s)
-	switch {
-	case m.Error != nil:
-		return runner.Fail, []string{"the adapter answered an error instead of a result: " + m.Error.Message}, nil
-	case m.Result == nil:
-		return runner.Fail, []string{"the answer holds no result"}, nil
+	if verdict != runner.Pass {
+		return verdict, []string{why}, nil
 	}
 	var ds []pdcases.Difference
 	if c.Replay != nil {
-		ds = c.CompareReplay(m.Result)
+		ds = c.CompareReplay(result)
 	} else {
-		got, err := pdcases.ParseResult(m.Result)
+		got, err := pdcases.ParseResult(result)
 		if err != nil {
 			return runner.Fail, []string{"the result is not a result object: " + err.Error()}, nil
 		}
@@ -273,4 +267,38 @@ func firstLine(problems []string) string {
 	}
 	s, _, _ := bytes.Cut([]byte(problems[0]), []byte("\n"))
 	return string(s)
+}
+
+// receive judges a session's answer to the request with id: the result it
+// holds (runner.Pass), or the verdict and why there is none, and whether
+// the session is still open: one that ended or broke the protocol is
+// closed, one that answered (an error message included) can be reused.
+func receive(s Session, a Answer, id string) (json.RawMessage, runner.Verdict, string, bool) {
+	if a.Ended {
+		s.Close()
+		why := a.Why + ended(a.Outcome)
+		switch {
+		case a.Outcome.TimedOut:
+			return nil, runner.Timeout, why, false
+		case a.Outcome.Signal != "":
+			return nil, runner.Signal, why, false
+		}
+		return nil, runner.Crash, why, false
+	}
+	m, err := ParseMessage(a.Line)
+	if err != nil {
+		s.Close()
+		return nil, runner.Fail, err.Error(), false
+	}
+	if m.ID != id {
+		s.Close()
+		return nil, runner.Fail, fmt.Sprintf("answered id %q to the request with id %q", m.ID, id), false
+	}
+	switch {
+	case m.Error != nil:
+		return nil, runner.Fail, "the adapter answered an error instead of a result: " + m.Error.Message, true
+	case m.Result == nil:
+		return nil, runner.Fail, "the answer holds no result", true
+	}
+	return m.Result, runner.Pass, "", true
 }

@@ -179,26 +179,3 @@ func b2i(b bool) int {
 	}
 	return 0
 }
-
-// Minimize shrinks s greedily while keep holds, trying at most budget
-// candidates, and returns the smallest Spec found and the number of
-// candidates tried.
-func Minimize(s Spec, budget int, keep func(Spec) bool) (Spec, int) {
-	tried := 0
-	for {
-		progress := false
-		for _, c := range Shrink(s) {
-			if tried >= budget {
-				return s, tried
-			}
-			tried++
-			if keep(c) {
-				s, progress = c, true
-				break
-			}
-		}
-		if !progress {
-			return s, tried
-		}
-	}
-}

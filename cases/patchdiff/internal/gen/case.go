@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	pdcases "github.com/blockpatch-conformance/blockpatch-conformance/cases/patchdiff"
 	"strings"
 )
 
@@ -231,14 +232,12 @@ func splitDiag(d obj) (req, rec obj) {
 		}
 	}
 	for _, m := range d {
-		switch m.k {
-		case "failure_context":
+		if m.k == "failure_context" {
 			var fr, fo obj
 			for _, f := range m.v.(obj) {
-				switch {
-				case f.k == "prior_changes" || f.k == "buffer_length" || (f.k == "buffer" && f.v == "intermediate_buffer"):
+				if pdcases.SeedStates(f.k, f.v, true, boundsCheck) {
 					fr = append(fr, f)
-				default:
+				} else {
 					fo = append(fo, f)
 				}
 			}
@@ -248,22 +247,12 @@ func splitDiag(d obj) (req, rec obj) {
 			if fo != nil {
 				rec = append(rec, kv{m.k, fo})
 			}
-		case "candidate_count", "candidates", "failure_detail", "edit_index", "change_id", "invalid_input":
-			rec = append(rec, m)
-		case "near_miss_status":
-			if m.v == "match_too_large" {
-				req = append(req, m)
-			} else {
-				rec = append(rec, m)
-			}
-		case "actual_text":
-			if boundsCheck {
-				rec = append(rec, m)
-			} else {
-				req = append(req, m)
-			}
-		default:
+			continue
+		}
+		if pdcases.SeedStates(m.k, m.v, false, boundsCheck) {
 			req = append(req, m)
+		} else {
+			rec = append(rec, m)
 		}
 	}
 	return req, rec

@@ -19,6 +19,9 @@ func seqCases() []*C {
 		R("seq/third-edit-removed", "edit 3's match was removed by edit 2; overlapped_by names chg_002", "a b c\n", tx1(e("a", "A"), e("b c", "B"), e("c", "C")), smi).
 			D("edit_index", 3, "change_id", "chg_003", "failure_context", fc("intermediate_buffer", 2, 4),
 				"original_occurrences", []any{o("occurrence_index", 1, "span_start", 4, "span_end", 5, "overlapped_by", "chg_002")}).T("SEQ-003", "EVIDENCE-008"),
+		R("seq/overlap-follows-earlier-shift", "edit 1 deletes the \"aa\" before the original \"XYZ\" (2..5), edit 2 changes the \"W\" after it and edit 3 its \"Y\": the change that overlapped it is edit 3, not edit 2", "aaXYZW",
+			tx1(e("aa", ""), e("W", "w"), e("Y", "y"), e("XYZ", "Q")), smi).
+			D("original_occurrences", []any{o("occurrence_index", 1, "span_start", 2, "span_end", 5, "overlapped_by", "chg_003")}).T("SEQ-003", "EVIDENCE-008", "EVIDENCE-011"),
 		R("seq/absent-in-both", "edit 2's match is in neither buffer: match_absent, on the intermediate buffer", "a\n", tx1(e("a", "b"), e("z", "y")), "match_absent").
 			D("edit_index", 2, "failure_context", fc("intermediate_buffer", 1, 2), "near_miss_query", "z", "match_absent_prefix", "b\n").T("FIND-004", "SEQ-003", "EVIDENCE-003"),
 		R("seq/first-edit-never-sequential", "edit 1 that finds nothing is match_absent, never sequential", "abc", tx1(e("zz", "y")), "match_absent").
