@@ -26,8 +26,12 @@ type Command struct {
 	// Argv is the prefix as resolved by NewCommand: the program as an
 	// absolute path, and arguments naming existing files made absolute.
 	Argv []string
-	// Env holds NAME=value entries added to the runner's environment.
+	// Env holds NAME=value entries the command sees besides the allowed
+	// ones (EnvAllowed).
 	Env []string
+	// Pass names more variables of the certifier's environment that the
+	// command sees (--env NAME).
+	Pass []string
 	// MaxOutput is the number of bytes kept of stdout and of stderr;
 	// zero means DefaultMaxOutput.
 	MaxOutput int
@@ -83,11 +87,20 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	}
 	if isolated {
 		argv = inv.Isolation.wrap(argv, inv.Writable, ob)
+	} else if inv.Isolation != nil {
+		argv = append(inv.Isolation.Limits.prefix(), argv...)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = inv.Dir
 	marker := newMarker()
-	cmd.Env = append(append(append(os.Environ(), c.Env...), inv.Env...), marker)
+	home := inv.Home
+	if home == "" {
+		home = inv.Dir
+		if len(inv.Writable) > 0 {
+			home = inv.Writable[0]
+		}
+	}
+	cmd.Env = c.environ(home, append(slices.Clone(inv.Env), marker)...)
 	cmd.Stdin = bytes.NewReader(inv.Stdin)
 	stdout, stderr := &capture{limit: limit}, &capture{limit: limit}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -21,3 +21,5 @@ func killGroup(cmd *exec.Cmd) {
 func signalOf(ps *os.ProcessState) string { return "" }
 
 func signalName(n int) string { return fmt.Sprintf("signal %d", n) }
+
+const sigXFSZ = 25

@@ -31,3 +31,6 @@ func signalOf(ps *os.ProcessState) string {
 
 // signalName names signal number n as signalOf does.
 func signalName(n int) string { return syscall.Signal(n).String() }
+
+// sigXFSZ ends a process that passed its file size limit.
+const sigXFSZ = int(syscall.SIGXFSZ)

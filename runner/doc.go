@@ -21,7 +21,11 @@
 //     layers after the command and reports each path written (Outcome.
 //     Outside; the suite fails the case as an Escape). Elsewhere bwrap's
 //     filesystem is read-only and such a write fails unseen; the
-//     certificate's "outside writes" line says which. Orphans are adopted
+//     certificate's "outside writes" line says which. Under bwrap a
+//     command keeps no capability, cannot see the run's temp root (but its
+//     own folders), the suites' case folders or the certifier's executable
+//     (Isolation.Hide), and every command runs under Limits and sees only
+//     an allow-listed environment (confine.go). Orphans are adopted
 //     and swept when commands run unconfined; a temp root's stray names and
 //     mode changes are run-level problems (TempRoot);
 //   - Verdicts and Results, where "the implementation rejected this" is

@@ -197,6 +197,13 @@ func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
 		if c.Isolation.Outside != "" {
 			row("outside writes", "%s", c.Isolation.Outside)
 		}
+		if c.Isolation.Environment != "" {
+			row("limits", "%s", c.Isolation.Limits)
+			row("environment", "%s", c.Isolation.Environment)
+		}
+		if len(c.Isolation.Hidden) > 0 {
+			row("hidden", "%s", strings.Join(c.Isolation.Hidden, ", "))
+		}
 		if w := c.Isolation.Warning(); w != "" {
 			row("WARNING", "%s", w)
 		}

@@ -25,6 +25,9 @@ type Invocation struct {
 	// Writable lists the folders the command may write in, when it runs
 	// isolated (Isolation): the case's box, and the hold folder of a race.
 	Writable []string
+	// Home is the folder HOME and TMPDIR name for an external command;
+	// "" is the first writable folder, or else Dir.
+	Home string
 	// Isolation, when not nil, is how an external command runs.
 	Isolation *Isolation
 }

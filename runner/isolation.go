@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -28,7 +30,17 @@ type Isolation struct {
 	// run's temp root are observed ("observed: ..."), or why not ("not
 	// observed: ...").
 	Outside string `json:"outside_writes"`
-	bwrap   string
+	// Limits bound each command (confine.go); nil when none apply.
+	Limits *Limits `json:"limits,omitempty"`
+	// Environment says which variables a command sees (EnvPolicy).
+	Environment string `json:"environment,omitempty"`
+	// Hidden lists the paths commands cannot see (Hide).
+	Hidden []string `json:"hidden,omitempty"`
+	bwrap  string
+	hidden []string
+	// keep are the implementation's files, bound back where they lie in
+	// a hidden folder.
+	keep []string
 	// watch, when set, observes the writes outside (outside_linux.go).
 	watch *overlays
 }
@@ -46,9 +58,10 @@ func (iso *Isolation) Observed() bool { return iso != nil && iso.watch != nil }
 // unseen, since one overlay per request cannot be had for one process.
 func (iso *Isolation) Blocking() *Isolation {
 	b := *iso
+	b.hidden = slices.Clone(b.hidden)
 	if b.Observed() {
 		b.watch = nil
-		b.Why = "read-only filesystem but the session's folder, own PID namespace, no network"
+		b.Why = "read-only filesystem but the session's folder, own PID namespace, no network, no capabilities"
 		b.Outside = notObservedBwrap + "a program kept running across requests cannot have an overlay per request"
 	}
 	return &b
@@ -65,15 +78,19 @@ const inProcess = "the implementation runs inside the certifier"
 
 // bwrapArgs are bubblewrap's options around every command: a PID
 // namespace killed with its first process, no network, a new session (no
-// terminal to push input into), and death with the runner.
-var bwrapArgs = []string{"--die-with-parent", "--unshare-pid", "--unshare-net", "--new-session"}
+// terminal to push input into), death with the runner, and no capability
+// at all, so that a command run by root can neither mount nor override
+// permission bits (confine.go).
+var bwrapArgs = []string{"--die-with-parent", "--unshare-pid", "--unshare-net", "--new-session", "--cap-drop", "ALL"}
 
 // bwrapReadOnly is the filesystem of a command whose outside writes are
 // not observed: a read-only view of the host with fresh /dev and /proc.
 var bwrapReadOnly = []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
 
 // wrap returns argv run under bwrap with the writable folders bound
-// read-write on top of the filesystem: ob's overlays, or else bwrapReadOnly.
+// read-write on top of the filesystem (ob's overlays, or else
+// bwrapReadOnly) and the hidden paths covered, the writable folders among
+// them bound after the cover, under the limits.
 func (iso *Isolation) wrap(argv, writable []string, ob *observation) []string {
 	out := append([]string{iso.bwrap}, bwrapArgs...)
 	if ob != nil {
@@ -81,10 +98,13 @@ func (iso *Isolation) wrap(argv, writable []string, ob *observation) []string {
 	} else {
 		out = append(out, bwrapReadOnly...)
 	}
+	cover, seal := iso.hideArgs()
+	out = append(out, cover...)
 	for _, w := range writable {
 		out = append(out, "--bind", w, w)
 	}
-	return append(append(out, "--"), argv...)
+	out = append(out, seal...)
+	return append(append(append(out, "--"), iso.Limits.prefix()...), argv...)
 }
 
 // OverlaysDir is the folder of the overlays' folders in the run's temp
@@ -106,6 +126,19 @@ func chooseIsolation(ctx context.Context, impl Implementation, off bool, dir, ov
 	if _, ok := impl.(*Command); !ok {
 		return &Isolation{Name: "none", Why: inProcess, Outside: notObservedInProcess}
 	}
+	c := impl.(*Command)
+	limits, why := newLimits()
+	iso := chooseBwrap(ctx, off, dir, overlayDir)
+	iso.Limits, iso.Environment = limits, EnvPolicy(c.Pass)
+	if limits == nil {
+		iso.Environment += "; limits " + why
+	}
+	iso.hideRun(impl, filepath.Dir(dir))
+	return iso
+}
+
+// chooseBwrap is chooseIsolation for an external command.
+func chooseBwrap(ctx context.Context, off bool, dir, overlayDir string) *Isolation {
 	if off {
 		return &Isolation{Name: "none", Why: "turned off", Outside: notObservedNone}
 	}
@@ -113,7 +146,7 @@ func chooseIsolation(ctx context.Context, impl Implementation, off bool, dir, ov
 	if err != nil {
 		return &Isolation{Name: "none", Why: "bwrap (Debian package bubblewrap) is not installed", Outside: notObservedNone}
 	}
-	iso := &Isolation{Name: "bwrap", Why: "read-only filesystem but the case's folder, own PID namespace, no network", bwrap: path}
+	iso := &Isolation{Name: "bwrap", Why: "read-only filesystem but the case's folder, own PID namespace, no network, no capabilities", bwrap: path}
 	probe := "true"
 	if p, err := exec.LookPath(probe); err == nil {
 		probe = p
@@ -132,7 +165,7 @@ func chooseIsolation(ctx context.Context, impl Implementation, off bool, dir, ov
 		return iso
 	}
 	iso.watch = watch
-	iso.Why = "writable overlay of the filesystem but the case's folder, own PID namespace, no network"
+	iso.Why = "writable overlay of the filesystem but the case's folder, own PID namespace, no network, no capabilities"
 	iso.Outside = watch.describe()
 	return iso
 }

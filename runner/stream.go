@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -51,7 +50,7 @@ func StartStream(c *Command, args []string, dir string, iso *Isolation, writable
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), c.Env...), newMarker())
+	cmd.Env = c.environ(dir, newMarker())
 	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -53,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 	if err != nil {
 		return o.Fail(stderr, err)
 	}
+	o.PassEnv(impl)
 	r := blockpatch.New(impl)
 	if r.Settings, err = o.Settings(args, fs.Args()); err != nil {
 		return o.Fail(stderr, err)

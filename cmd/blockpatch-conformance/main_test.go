@@ -269,7 +269,7 @@ func implSetsidChild() {
 func implSparse() {
 	onApply(func(cwd string) {
 		if f, err := os.Create(filepath.Join(cwd, "big.bin")); err == nil {
-			f.Truncate(6 << 30)
+			f.Truncate(200 << 20) // below the file size limit (runner.DefaultLimits)
 			f.Close()
 		}
 	})

@@ -42,7 +42,7 @@ Running:
                       even when it is installed; by default each runs
                       under bwrap: read-only filesystem but its case's
                       folder, own PID namespace, no network
-  --reference-exec    certify the embedded reference by starting this
+` + certcmd.EnvUsage + `  --reference-exec    certify the embedded reference by starting this
                       program again as a blockpatch process for each
                       command, instead of calling it in process
 

@@ -39,6 +39,7 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 		if err != nil {
 			return o.Fail(stderr, err)
 		}
+		o.PassEnv(cmd)
 		r = patchdiff.New(patchdiff.ForCommand(cmd, o.oneShot))
 		r.Isolate = cmd
 	case o.oneShot:

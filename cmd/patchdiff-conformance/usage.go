@@ -38,7 +38,7 @@ Running:
                       installed; by default it runs under bwrap: read-only
                       filesystem but a scratch folder, own PID namespace,
                       no network
-
+` + certcmd.EnvUsage + `
 ` + certcmd.OutputUsage + `
 The handshake's runtime_versions list says which profiles the applier
 implements; the cases of any other profile are reported as unsupported.

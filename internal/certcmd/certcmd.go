@@ -40,7 +40,7 @@ type Flags struct {
 	Name                           string // the command's name, for messages
 	Run, Skip, SkipFile, Profile   string
 	Format                         string
-	Cases                          List
+	Cases, Env                     List
 	NoCorpus, Keep, NoIsolation, V bool
 	Parallel                       int
 	Timeout                        time.Duration
@@ -64,6 +64,7 @@ func NewFlagSet(name, profile string, f *Flags) *flag.FlagSet {
 	fs.Uint64Var(&f.Seed, "seed", 0, "")
 	fs.BoolVar(&f.Keep, "keep", false, "")
 	fs.BoolVar(&f.NoIsolation, "no-isolation", false, "")
+	fs.Var(&f.Env, "env", "")
 	fs.StringVar(&f.Format, "format", "human", "")
 	fs.BoolVar(&f.V, "v", false, "")
 	return fs
@@ -79,6 +80,11 @@ func (f *Flags) Parse(fs *flag.FlagSet, args []string, usage string, stdout, std
 			return ExitOK, true
 		}
 		return f.Fail(stderr, fmt.Errorf("%v (run with -h for help)", err)), true
+	}
+	for _, name := range f.Env {
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			return f.Fail(stderr, fmt.Errorf("--env %q: give a variable's name, not NAME=value", name)), true
+		}
 	}
 	if !slices.Contains(runner.Formats, f.Format) {
 		return f.Fail(stderr, fmt.Errorf("unknown --format %q: the formats are %s", f.Format, strings.Join(runner.Formats, ", "))), true
@@ -117,6 +123,14 @@ func (f *Flags) Settings(args, impl []string) (runner.Settings, error) {
 	}
 	s.Rerun = func(name string, seed uint64) string { return rerun(f.Name, args, impl, name, seed) }
 	return s, nil
+}
+
+// PassEnv lets impl's commands see the variables named with --env, besides
+// runner.EnvAllowed; an implementation run in process sees everything.
+func (f *Flags) PassEnv(impl runner.Implementation) {
+	if c, ok := impl.(*runner.Command); ok {
+		c.Pass = append(c.Pass, f.Env...)
+	}
 }
 
 // Certify runs a suite with a progress line on a terminal, prints the
@@ -199,6 +213,12 @@ const (
                       a listed case that fails counts as skipped, one that
                       passes fails the run
 `
+	// EnvUsage describes --env.
+	EnvUsage = `  --env NAME          let the implementation see the variable NAME of this
+                      environment (repeatable); it sees only PATH, LANG,
+                      LC_ALL, TZ, and HOME and TMPDIR set to a folder of
+                      its own
+`
 	// OutputUsage describes the report flags.
 	OutputUsage = `Output:
   --format FORMAT     human, tap, junit or json (default human)
@@ -219,7 +239,7 @@ func UsageProblems(fs *flag.FlagSet, usage string) []string {
 	var out []string
 	fs.VisitAll(func(f *flag.Flag) {
 		dashes := "--"
-		if len(f.Name) <= 4 && f.Name != "keep" && f.Name != "seed" {
+		if len(f.Name) <= 4 && f.Name != "keep" && f.Name != "seed" && f.Name != "env" {
 			dashes = "-" // -run, -skip, -v, as go test spells them
 		}
 		if !strings.Contains(usage, "  "+dashes+f.Name+" ") && !strings.Contains(usage, "  "+dashes+f.Name+"\n") {

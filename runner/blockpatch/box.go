@@ -55,6 +55,9 @@ type caseRun struct {
 	iso  *runner.Isolation
 
 	box, dir, work, inputs string
+	// home is the commands' HOME and TMPDIR, beside the box: what they
+	// leave there is theirs, removed with the box.
+	home string
 	// root is the box, opened once it is made: every write of the runner
 	// into the box goes through it.
 	root *os.Root
@@ -80,6 +83,9 @@ func (cr *caseRun) setup() error {
 	cr.inputs = filepath.Join(cr.dir, inputsDir)
 	if err := os.Mkdir(cr.box, 0o755); err != nil {
 		return fmt.Errorf("making the case's folder (something else made it first?): %w", err)
+	}
+	if err := os.Mkdir(cr.home, 0o700); err != nil {
+		return fmt.Errorf("making the commands' home folder: %w", err)
 	}
 	root, err := os.OpenRoot(cr.box)
 	if err != nil {

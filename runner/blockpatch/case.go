@@ -41,13 +41,14 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 	impl := r.Impl
 	if c.Unprivileged {
 		var why string
-		if impl, why = r.unprivileged(); impl == nil {
+		if impl, why = r.unprivileged(iso); impl == nil {
 			res.Verdict, res.Reason = runner.Unsupported, why
 			return res
 		}
 	}
 	start := time.Now()
 	cr := &caseRun{r: r, c: c, impl: impl, ctx: ctx, desc: desc, iso: iso, box: filepath.Join(root, fmt.Sprintf("%04d-%s", i+1, slug(c.Name)))}
+	cr.home = cr.box + "-home"
 	var e *stepError
 	if err := cr.setup(); err != nil {
 		e = &stepError{verdict: runner.Error, problems: []string{"setting up the case: " + err.Error()}}
@@ -83,6 +84,7 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 	if res.Kept == "" {
 		runner.RemoveAll(cr.box)
 	}
+	runner.RemoveAll(cr.home)
 	return res
 }
 

@@ -22,7 +22,10 @@
 //
 // A Command's invocations run under bubblewrap when it is installed and
 // works (runner.Isolation): writable only in the case's folder, a PID
-// namespace of their own, no network. As root on Linux the rest of the
+// namespace of their own, no network, no capabilities, and blind to the
+// run's temp root (but their own folders), the Sources' folders and the
+// certifier's executable; HOME and TMPDIR name a folder of the case's
+// own beside its box. As root on Linux the rest of the
 // filesystem is a writable overlay of the host that the runner reads after
 // each command: a write outside the case's folder never reaches the host
 // and fails the case as an Escape naming each path written. Elsewhere

@@ -45,7 +45,7 @@ type stepError struct {
 // anywhere else where the isolation observes it), a timeout, a signal, a
 // crash, output too large to judge.
 func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) (*record, *stepError) {
-	rec := &record{step: step, inv: runner.Invocation{Args: args, Dir: dir, Stdin: stdin, Isolation: cr.iso, Writable: []string{cr.box}}}
+	rec := &record{step: step, inv: runner.Invocation{Args: args, Dir: dir, Stdin: stdin, Isolation: cr.iso, Writable: []string{cr.box, cr.home}, Home: cr.home}}
 	cr.last = rec
 	before, err := cr.readWork()
 	if err != nil {
@@ -93,7 +93,11 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 		if strings.HasPrefix(o.Signal, "panic:") {
 			v = runner.Crash
 		}
-		return rec, &stepError{verdict: v, problems: []string{"the command was ended by " + o.Signal}, rec: rec}
+		msg := "the command was ended by " + o.Signal
+		if limit := o.LimitHit(); limit != "" {
+			msg += ": it passed the " + limit + " (" + cr.iso.Limits.String() + ")"
+		}
+		return rec, &stepError{verdict: v, problems: []string{msg}, rec: rec}
 	case o.Exit != 0 && o.Exit != 1:
 		return rec, &stepError{verdict: runner.Crash, problems: []string{fmt.Sprintf("exit status %d: blockpatch exits 0 on success and 1 on any error (CLI-026), so this is a crash, not a rejection", o.Exit)}, rec: rec}
 	case o.Truncated:

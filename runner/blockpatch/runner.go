@@ -25,6 +25,9 @@ type Source struct {
 	// Root is the corpus folder inside FS, usually ".".
 	Root    string
 	Options cases.Options
+	// Dir is the folder on disk FS reads, if any: commands under bwrap
+	// cannot see it (runner.Isolation.Hide).
+	Dir string
 }
 
 // Corpus is the project's embedded corpus, loaded under
@@ -36,7 +39,7 @@ func Corpus() Source {
 // Dir is a folder of cases on disk in any accepted shape, upstream's
 // conformance/cases folder included.
 func Dir(dir string) Source {
-	return Source{Label: dir, FS: os.DirFS(dir), Root: "."}
+	return Source{Label: dir, FS: os.DirFS(dir), Root: ".", Dir: dir}
 }
 
 // Runner certifies a blockpatch implementation over cases. Its fields are
@@ -153,6 +156,11 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 		Suite: Suite(), Names: names, Corpus: corpus, Implementation: desc,
 		Start: func(ctx context.Context, dir, overlayDir string) (*runner.Isolation, error) {
 			iso = runner.ChooseIsolation(ctx, r.Impl, r.NoIsolation, dir, overlayDir)
+			for _, s := range r.Sources {
+				if s.Dir != "" {
+					iso.Hide(s.Dir)
+				}
+			}
 			features, err = probe(ctx, r.Impl, dir, r.Timeout, iso)
 			return iso, err
 		},

@@ -13,11 +13,12 @@ import (
 var dropOverride = []string{"setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"}
 
 // unprivileged returns the implementation to run an unprivileged case
-// with, or nil and the reason there is none. Not running as root, it is
-// r.Impl itself. As root it is r.Impl's command (see Commander) under
-// setpriv, since a goroutine cannot give up privileges.
-func (r *Runner) unprivileged() (runner.Implementation, string) {
-	if os.Geteuid() != 0 {
+// with, or nil and the reason there is none. Not running as root, or
+// under bwrap (which drops every capability, DAC override included), it is
+// r.Impl itself. As root otherwise it is r.Impl's command (see Commander)
+// under setpriv, since a goroutine cannot give up privileges.
+func (r *Runner) unprivileged(iso *runner.Isolation) (runner.Implementation, string) {
+	if os.Geteuid() != 0 || iso.Isolated() {
 		return r.Impl, ""
 	}
 	setpriv, err := exec.LookPath(dropOverride[0])
