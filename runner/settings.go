@@ -105,7 +105,7 @@ func (s *Settings) Choose(names []string) ([]int, error) {
 	}
 	var out []int
 	for i, n := range names {
-		if (s.RunRegexp == nil || s.RunRegexp.MatchString(n)) && (s.SkipRegexp == nil || !s.SkipRegexp.MatchString(n)) {
+		if s.matches(n) {
 			out = append(out, i)
 		}
 	}
