@@ -9,14 +9,18 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases/known"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/certcmd"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/compare"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
@@ -33,6 +37,7 @@ type options struct {
 	certcmd.Flags
 	require          certcmd.List
 	derived, refExec bool
+	peers            string
 }
 
 func flags(o *options) *flag.FlagSet {
@@ -40,34 +45,100 @@ func flags(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.derived, "derived", false, "")
 	fs.Var(&o.require, "require", "")
 	fs.BoolVar(&o.refExec, "reference-exec", false, "")
+	fs.StringVar(&o.peers, "peers", known.DefaultPeers, "")
 	return fs
 }
 
 func run(args []string, stdout, stderr io.Writer, tty bool) int {
+	sub, args := certcmd.Subcommand(args)
 	var o options
 	fs := flags(&o)
 	if status, done := o.Parse(fs, args, usage, stdout, stderr); done {
 		return status
 	}
+	settings, err := o.Settings(args, fs.Args())
+	if err != nil {
+		return o.Fail(stderr, err)
+	}
+	// newRunner is a runner for impl with every setting of the command
+	// line.
+	newRunner := func(impl runner.Implementation) *blockpatch.Runner {
+		r := blockpatch.New(impl)
+		r.Settings = settings
+		if o.NoCorpus {
+			r.Sources = nil
+		}
+		for _, d := range o.Cases {
+			r.Sources = append(r.Sources, blockpatch.Dir(d))
+		}
+		for _, l := range o.require {
+			r.Require = append(r.Require, cases.Level(l))
+		}
+		r.Derived = o.derived
+		return r
+	}
+	switch sub {
+	case certcmd.CmdList, certcmd.CmdCopy, certcmd.CmdVersion:
+		r := newRunner(nil)
+		return o.Export(sub, &r.Settings, fs.Args(), r.Catalog, stdout, stderr)
+	case certcmd.CmdCompare:
+		return o.Compare(fs.Args(), func(spec string) ([]compare.Impl, error) {
+			return o.resolve(spec, newRunner, stderr)
+		}, stdout, stderr, tty)
+	}
 	impl, err := implementation(fs.Args(), o.refExec)
 	if err != nil {
 		return o.Fail(stderr, err)
 	}
-	r := blockpatch.New(impl)
-	if r.Settings, err = o.Settings(args, fs.Args()); err != nil {
-		return o.Fail(stderr, err)
-	}
-	if o.NoCorpus {
-		r.Sources = nil
-	}
-	for _, d := range o.Cases {
-		r.Sources = append(r.Sources, blockpatch.Dir(d))
-	}
-	for _, l := range o.require {
-		r.Require = append(r.Require, cases.Level(l))
-	}
-	r.Derived = o.derived
+	r := newRunner(impl)
 	return o.Certify(&r.Settings, r.Run, stdout, stderr, tty)
+}
+
+// resolve turns one implementation named on compare's command line into
+// the runs to compare: "reference" (embedded), "peers" (every upstream
+// release found in --peers, each at its profile), "peer:VERSION", or
+// "NAME=COMMAND LINE".
+func (o *options) resolve(spec string, newRunner func(runner.Implementation) *blockpatch.Runner, stderr io.Writer) ([]compare.Impl, error) {
+	one := func(name string, impl runner.Implementation, profile string) compare.Impl {
+		r := newRunner(impl)
+		if profile != "" {
+			r.Profile = profile
+		}
+		return compare.Impl{Name: name, Profile: r.Profile, Run: r.Run}
+	}
+	switch version, isPeer := strings.CutPrefix(spec, "peer:"); {
+	case spec == "reference":
+		return []compare.Impl{one("reference", embedded.Reference(), "")}, nil
+	case spec == "peers" || isPeer:
+		var out []compare.Impl
+		for _, rel := range known.Releases {
+			if isPeer && rel.Version != version {
+				continue
+			}
+			argv, err := rel.Command(o.peers)
+			if err == nil {
+				var cmd *runner.Command
+				if cmd, err = runner.NewCommand(argv); err == nil {
+					out = append(out, one("upstream "+rel.Version, cmd, rel.Profile))
+					continue
+				}
+			}
+			if isPeer {
+				return nil, err
+			}
+			fmt.Fprintf(stderr, "%s: leaving out %s: %v\n", o.Name, rel.Version, err)
+		}
+		if len(out) == 0 && isPeer {
+			return nil, fmt.Errorf("%s: no such upstream release", spec)
+		}
+		return out, nil
+	}
+	name, argv := certcmd.ParseImpl(spec)
+	cmd, err := runner.NewCommand(argv)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return []compare.Impl{one(name, cmd, "")}, nil
 }
 
 // implementation is the command line given, or the embedded reference.

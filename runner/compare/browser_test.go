@@ -73,7 +73,7 @@ func TestPageInBrowser(t *testing.T) {
 	}
 	count := func(sel string) int {
 		t.Helper()
-		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("` + sel + `")].filter(e => !e.hidden).length`))
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("`+sel+`")].filter(e => !e.hidden).length`))
 		if err != nil {
 			t.Fatal(err)
 		}
