@@ -168,3 +168,20 @@ func (f *Flags) writeMatrix(m *compare.Matrix) error {
 	}
 	return nil
 }
+
+// CheckChangelog reports whether the changelog's first section (the
+// corpora of this checkout) names the corpus hash of suite, as its first
+// twelve hex digits in a code span: a corpus that changed without an entry
+// saying how is an error that says what to write.
+func CheckChangelog(changelog []byte, suite, hash string) error {
+	text := string(changelog)
+	_, rest, ok := strings.Cut(text, "\n## ")
+	if !ok {
+		return errors.New("CHANGELOG.md has no section")
+	}
+	first, _, _ := strings.Cut(rest, "\n## ")
+	if !strings.Contains(first, "`sha256:"+hash[:12]+"`") {
+		return fmt.Errorf("the %s corpus is now sha256:%s, which CHANGELOG.md's first section does not name: say there what changed, with `sha256:%s`", suite, hash, hash[:12])
+	}
+	return nil
+}
