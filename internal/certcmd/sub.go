@@ -105,6 +105,9 @@ func (f *Flags) Compare(specs []string, resolve func(spec string) ([]compare.Imp
 	if len(specs) == 0 {
 		return f.Fail(stderr, errors.New("compare needs the implementations to compare (run with -h for help)"))
 	}
+	if f.WriteSkipFile != "" || f.PruneSkipFile {
+		return f.Fail(stderr, errors.New("--write-skip-file and --prune-skip-file are for one implementation's run, not compare"))
+	}
 	var impls []compare.Impl
 	for _, spec := range specs {
 		im, err := resolve(spec)
