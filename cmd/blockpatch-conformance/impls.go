@@ -59,4 +59,3 @@ func (o *options) resolve(spec string, newRunner func(runner.Implementation) *bl
 	}
 	return []compare.Impl{one(name, cmd, "")}, nil
 }
-
