@@ -1,8 +1,9 @@
 // Package certcmd is the command line both certifiers share
 // (cmd/blockpatch-conformance and cmd/patchdiff-conformance): the flags
 // that set runner.Settings, the run with its progress line, the report in
-// the chosen format, the rerun command line and the exit status. Each
-// command adds the flags of its own suite.
+// the chosen format, the rerun command line and the exit status; and the
+// subcommands (list, copy, version, compare) over the suite's catalog and
+// runs. Each command adds the flags of its own suite.
 package certcmd
 
 import (
