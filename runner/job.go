@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -120,7 +119,7 @@ func (s *Settings) Run(ctx context.Context, job Job) (*Report, error) {
 	rep.Finish()
 	rep.Certificate.Elapsed = Duration(time.Since(start))
 	if s.WriteSkipFile != "" {
-		header := fmt.Sprintf("Written by %s-conformance --write-skip-file: the %d cases that failed,\nwith the reason of each, for --skip-file. Implementation: %s", job.Suite.Name, rep.Certificate.Failed-len(rep.Problems), oneLine(job.Implementation.Name))
+		header := fmt.Sprintf("Written by %s-conformance --write-skip-file: every case that failed,\nwith the reason of each, for --skip-file. Implementation: %s", job.Suite.Name, oneLine(job.Implementation.Name))
 		if err := os.WriteFile(s.WriteSkipFile, SkipListText(header, results), 0o644); err != nil {
 			return nil, fmt.Errorf("--write-skip-file: %w", err)
 		}
@@ -143,7 +142,7 @@ func (s *Settings) settleSkipList(rep *Report, names []string) error {
 	}
 	if !s.PruneSkipList {
 		for _, e := range stale {
-			if !strings.HasPrefix(e.Why, "every case") {
+			if e.Gone {
 				rep.Problems = append(rep.Problems, fmt.Sprintf("skip list line %d: %q %s (--prune-skip-file removes it)", e.Line, e.Pattern, e.Why))
 			}
 		}

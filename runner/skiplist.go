@@ -86,9 +86,10 @@ func (l *SkipList) Reason(name string) (string, bool) {
 // StaleEntry is a skip-list entry that no longer says anything true.
 type StaleEntry struct {
 	SkipEntry
-	// Why says what makes it stale: it matches no case, or every case it
-	// matches passed.
-	Why string `json:"why"`
+	// Gone is set when it matches no loaded case; otherwise every case
+	// it matches passed. Why says which, for people.
+	Gone bool   `json:"gone"`
+	Why  string `json:"why"`
 }
 
 // ignoresEntry reports whether an entry names no case: entries under
@@ -117,7 +118,7 @@ func (l *SkipList) Stale(names []string, results []*Result) []StaleEntry {
 			}
 		}
 		if !found {
-			out = append(out, StaleEntry{e, "it matches no case: the case was renamed or removed"})
+			out = append(out, StaleEntry{e, true, "it matches no case: the case was renamed or removed"})
 			continue
 		}
 		passed, failing := 0, 0
@@ -133,7 +134,7 @@ func (l *SkipList) Stale(names []string, results []*Result) []StaleEntry {
 			}
 		}
 		if passed > 0 && failing == 0 {
-			out = append(out, StaleEntry{e, fmt.Sprintf("every case it lists passed (%d)", passed)})
+			out = append(out, StaleEntry{e, false, fmt.Sprintf("every case it lists passed (%d)", passed)})
 		}
 	}
 	return out
