@@ -29,6 +29,24 @@ import (
 // written as a case file with Encode and loaded like any other, so it obeys
 // the loader's rules.
 func Derive(c *Case) []*Case {
+	var out []*Case
+	for _, f := range DeriveFiles(c) {
+		if d, err := (Options{}).Parse(f.Name, f.Data); err == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// CaseFileData is a case's name with the bytes of its case file.
+type CaseFileData struct {
+	Name string
+	Data []byte
+}
+
+// DeriveFiles returns the case files Derive loads, each with its name
+// ("derived/<case>/<kind>"): the files a copy of the corpus writes.
+func DeriveFiles(c *Case) []CaseFileData {
 	if c.Protocol != Standard || c.Expect != Pass || len(c.Args) > 0 || (c.Strip != nil && *c.Strip != 1) {
 		return nil
 	}
@@ -36,7 +54,7 @@ func Derive(c *Case) []*Case {
 	if p == nil {
 		return nil
 	}
-	var out []*Case
+	var out []CaseFileData
 	add := func(kind, what, code, req string, patch []byte, files Tree) {
 		doc := Object{
 			{"description", "Derived from " + c.Name + ": " + what + "."},
@@ -49,8 +67,8 @@ func Derive(c *Case) []*Case {
 		if c.Since != "" {
 			doc.Set("since", c.Since, FieldNames(CaseFields)...)
 		}
-		if d, err := decodeDerived("derived/"+c.Name+"/"+kind, doc); err == nil {
-			out = append(out, d)
+		if data, err := Encode(doc); err == nil {
+			out = append(out, CaseFileData{"derived/" + c.Name + "/" + kind, data})
 		}
 	}
 	if patch, ok := p.flipPayload(); ok {
@@ -69,15 +87,6 @@ func Derive(c *Case) []*Case {
 		add("anchor", "the target anchor occurs twice", "target_ambiguous", "MATCH-009", c.Patch, files)
 	}
 	return out
-}
-
-// decodeDerived encodes a derived case's file and loads it.
-func decodeDerived(name string, doc Object) (*Case, error) {
-	data, err := Encode(doc)
-	if err != nil {
-		return nil, err
-	}
-	return Options{}.Parse(name, data)
 }
 
 // patchText is a patch as lines, with its hunks located.

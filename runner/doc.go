@@ -5,9 +5,13 @@
 // on what this package provides:
 //
 //   - Settings: selection (-run, -skip, Select), the skip list of expected
-//     failures (SkipList, whose stale entries fail the run), the profile,
-//     timeouts, parallelism, the seed that shuffles the order (Schedule),
-//     keeping failed cases, progress;
+//     failures (SkipList, whose stale entries fail the run or are pruned
+//     from its file, and which a run can write from its failures), the
+//     profile, timeouts, parallelism, the seed that shuffles the order
+//     (Schedule), keeping failed cases, progress;
+//   - the Catalog of a suite's cases, listed (WriteList) or copied as
+//     plain files with a README and an index (Copy), and the
+//     ModuleVersion that names the build;
 //   - implementations that run a command and report an Outcome: Command
 //     (an external program, each invocation in its own process group,
 //     killed as a group at the timeout, with bounded capture), InProcess

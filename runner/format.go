@@ -81,6 +81,12 @@ func (r *Report) WriteHuman(w io.Writer, verbose bool) error {
 	for _, p := range r.Problems {
 		fmt.Fprintf(&b, "--- PROBLEM: %s\n\n", p)
 	}
+	if r.Pruned {
+		for _, e := range r.StaleSkips {
+			fmt.Fprintf(&b, "--- PRUNED: skip list line %d %q: %s\n", e.Line, e.Pattern, e.Why)
+		}
+		b.WriteString("\n")
+	}
 	r.Certificate.write(&b, r.warnings(), verbose)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"time"
 )
@@ -112,6 +114,9 @@ func (s *Settings) Run(ctx context.Context, job Job) (*Report, error) {
 		rep.Problems = append(rep.Problems, problems...)
 		keepRoot = true
 	}
+	if err := s.settleSkipList(rep, job.Names); err != nil {
+		return nil, err
+	}
 	rep.Certificate = s.Certificate(Tally{
 		Suite: job.Suite, Implementation: job.Implementation, Corpus: job.Corpus,
 		Loaded: len(job.Names), Selected: len(chosen), Seed: seed, Results: results,
@@ -122,8 +127,51 @@ func (s *Settings) Run(ctx context.Context, job Job) (*Report, error) {
 	rep.Certificate.Isolation = iso
 	rep.Finish()
 	rep.Certificate.Elapsed = Duration(time.Since(start))
+	if s.WriteSkipFile != "" {
+		header := fmt.Sprintf("Written by %s-conformance --write-skip-file: every case that failed,\nwith the reason of each, for --skip-file. Implementation: %s", job.Suite.Name, oneLine(job.Implementation.Name))
+		if err := os.WriteFile(s.WriteSkipFile, SkipListText(header, results), 0o644); err != nil {
+			return nil, fmt.Errorf("--write-skip-file: %w", err)
+		}
+	}
 	if keepRoot {
 		rep.Certificate.TempRoot = root.Dir
 	}
 	return rep, nil
+}
+
+// settleSkipList finds the skip list's stale entries. Pruning removes
+// them from the file, and a case whose entry went counts as it ran (a
+// pass); otherwise each entry that matches no case is a problem of the
+// run, as a listed case that passed already fails.
+func (s *Settings) settleSkipList(rep *Report, names []string) error {
+	stale := s.SkipList.Stale(names, rep.Results)
+	rep.StaleSkips = stale
+	if len(stale) == 0 {
+		return nil
+	}
+	if !s.PruneSkipList {
+		for _, e := range stale {
+			if e.Gone {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("skip list line %d: %q %s (--prune-skip-file removes it)", e.Line, e.Pattern, e.Why))
+			}
+		}
+		return nil
+	}
+	if err := s.SkipList.Prune(stale); err != nil {
+		return fmt.Errorf("--prune-skip-file: %w", err)
+	}
+	rep.Pruned = true
+	for _, res := range rep.Results {
+		if res.Verdict != UnexpectedPass {
+			continue
+		}
+		for _, e := range stale {
+			if ok, _ := path.Match(e.Pattern, res.Name); ok {
+				res.Verdict, res.Reason = Pass, ""
+				res.Warnings = append(res.Warnings, fmt.Sprintf("passed; its skip-list entry (line %d) was pruned", e.Line))
+				break
+			}
+		}
+	}
+	return nil
 }

@@ -15,6 +15,10 @@ type Report struct {
 	// Problems are failures that belong to no single case, such as files
 	// written into the run's temp root. Each counts as a failure.
 	Problems []string `json:"problems,omitempty"`
+	// StaleSkips are the skip list's entries that the run shows stale;
+	// Pruned says they were removed from its file.
+	StaleSkips []StaleEntry `json:"stale_skip_entries,omitempty"`
+	Pruned     bool         `json:"pruned,omitempty"`
 }
 
 // OK reports whether nothing failed.

@@ -25,6 +25,14 @@ type Settings struct {
 	// SkipList holds cases expected to fail, with reasons: they run, and
 	// count as skipped when they fail and as failed when they pass.
 	SkipList *SkipList
+	// PruneSkipList removes the skip list's stale entries from its file
+	// after the run (SkipList.Stale), instead of failing the run for
+	// them; the cases they listed count as they ran.
+	PruneSkipList bool
+	// WriteSkipFile, when set, is where the run writes every case that
+	// failed, with its reason, as a skip list the next run accepts
+	// (SkipListText).
+	WriteSkipFile string
 
 	// Profile is the suite's profile certified; cases that hold only for
 	// a newer profile are skipped.
@@ -95,17 +103,11 @@ func (s *Settings) Validate(suite Suite) error {
 }
 
 // Choose returns the indexes of the names that RunRegexp and SkipRegexp
-// select, in order, after checking that every skip-list entry names a
-// loaded case. It returns ErrNoCases when nothing is selected.
+// select, in order. It returns ErrNoCases when nothing is selected.
 func (s *Settings) Choose(names []string) ([]int, error) {
-	if s.SkipList != nil {
-		if err := s.SkipList.check(names); err != nil {
-			return nil, err
-		}
-	}
 	var out []int
 	for i, n := range names {
-		if (s.RunRegexp == nil || s.RunRegexp.MatchString(n)) && (s.SkipRegexp == nil || !s.SkipRegexp.MatchString(n)) {
+		if s.matches(n) {
 			out = append(out, i)
 		}
 	}
@@ -239,7 +241,7 @@ func (l *SkipList) Apply(res *Result) {
 	res.SkipReason = reason
 	switch {
 	case res.Verdict == Pass:
-		res.Verdict, res.Reason = UnexpectedPass, "listed in the skip file as failing, but passed: remove it from the list"
+		res.Verdict, res.Reason = UnexpectedPass, "listed in the skip file as failing, but passed: remove it from the list (--prune-skip-file does)"
 	case res.Verdict.Failed():
 		res.Verdict = Skip
 	}

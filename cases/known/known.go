@@ -8,6 +8,9 @@ package known
 import (
 	"embed"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 )
 
 //go:embed upstream-*.txt
@@ -31,3 +34,25 @@ func (r Release) File() string { return fmt.Sprintf("upstream-%s.txt", r.Version
 
 // List returns the text of r's list.
 func (r Release) List() ([]byte, error) { return lists.ReadFile(r.File()) }
+
+// DefaultPeers is where the released CLIs are on the project's machines:
+// ../shared/peers beside the checkout, <version>/dist/cli.mjs each.
+const DefaultPeers = "../shared/peers"
+
+// Command returns the command line that runs r's released CLI from the
+// peers folder dir with Node.js, or why it cannot: the file or node is
+// missing (a user's fresh clone has no peers).
+func (r Release) Command(dir string) ([]string, error) {
+	cli, err := filepath.Abs(filepath.Join(dir, r.Version, "dist", "cli.mjs"))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(cli); err != nil {
+		return nil, fmt.Errorf("upstream release %s is not in %s: %w", r.Version, dir, err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("node is not installed: it runs upstream's release %s", r.Version)
+	}
+	return []string{node, cli}, nil
+}

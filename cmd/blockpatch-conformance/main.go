@@ -13,10 +13,12 @@ import (
 	"os"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases/known"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/certcmd"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/compare"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
 
@@ -33,6 +35,7 @@ type options struct {
 	certcmd.Flags
 	require          certcmd.List
 	derived, refExec bool
+	peers            string
 }
 
 func flags(o *options) *flag.FlagSet {
@@ -40,34 +43,53 @@ func flags(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.derived, "derived", false, "")
 	fs.Var(&o.require, "require", "")
 	fs.BoolVar(&o.refExec, "reference-exec", false, "")
+	fs.StringVar(&o.peers, "peers", known.DefaultPeers, "")
 	return fs
 }
 
 func run(args []string, stdout, stderr io.Writer, tty bool) int {
+	sub, args := certcmd.Subcommand(args)
 	var o options
 	fs := flags(&o)
 	if status, done := o.Parse(fs, args, usage, stdout, stderr); done {
 		return status
 	}
+	settings, err := o.Settings(args, fs.Args())
+	if err != nil {
+		return o.Fail(stderr, err)
+	}
+	// newRunner is a runner for impl with every setting of the command
+	// line.
+	newRunner := func(impl runner.Implementation) *blockpatch.Runner {
+		o.PassEnv(impl)
+		r := blockpatch.New(impl)
+		r.Settings = settings
+		if o.NoCorpus {
+			r.Sources = nil
+		}
+		for _, d := range o.Cases {
+			r.Sources = append(r.Sources, blockpatch.Dir(d))
+		}
+		for _, l := range o.require {
+			r.Require = append(r.Require, cases.Level(l))
+		}
+		r.Derived = o.derived
+		return r
+	}
+	switch sub {
+	case certcmd.CmdList, certcmd.CmdCopy, certcmd.CmdVersion:
+		r := newRunner(nil)
+		return o.Export(sub, &r.Settings, fs.Args(), r.Catalog, stdout, stderr)
+	case certcmd.CmdCompare:
+		return o.Compare(fs.Args(), func(spec string) ([]compare.Impl, error) {
+			return o.resolve(spec, newRunner, stderr)
+		}, stdout, stderr, tty)
+	}
 	impl, err := implementation(fs.Args(), o.refExec)
 	if err != nil {
 		return o.Fail(stderr, err)
 	}
-	o.PassEnv(impl)
-	r := blockpatch.New(impl)
-	if r.Settings, err = o.Settings(args, fs.Args()); err != nil {
-		return o.Fail(stderr, err)
-	}
-	if o.NoCorpus {
-		r.Sources = nil
-	}
-	for _, d := range o.Cases {
-		r.Sources = append(r.Sources, blockpatch.Dir(d))
-	}
-	for _, l := range o.require {
-		r.Require = append(r.Require, cases.Level(l))
-	}
-	r.Derived = o.derived
+	r := newRunner(impl)
 	return o.Certify(&r.Settings, r.Run, stdout, stderr, tty)
 }
 

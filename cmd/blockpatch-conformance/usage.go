@@ -15,6 +15,24 @@ embedded reference implementation.
   blockpatch-conformance -- node dist/cli.js    any command line works
   blockpatch-conformance --cases ../upstream/conformance/cases -- ./impl
 
+Other commands, before the flags:
+  list [-json]        list the cases the flags select: name, profile, tags
+                      and requirement IDs, or one JSON object a line
+  copy DIR            copy them into DIR as plain folders, in upstream's
+                      case.json format wherever a case fits it, this
+                      project's otherwise, with a README and cases.jsonl
+  version             print the module version and the corpus hash
+  compare IMPL...     run several implementations and write one matrix,
+                      case by implementation, as Markdown (--markdown,
+                      default stdout) and an HTML page (--html). IMPL is
+                      reference, peers (every upstream release in
+                      --peers), peer:VERSION, or NAME=COMMAND LINE
+  --peers DIR         compare: where upstream's releases are, one folder
+                      per version holding dist/cli.mjs, run with node
+                      (default ../shared/peers)
+
+  blockpatch-conformance compare --html cmp.html reference peers 'mine=./impl'
+
 Selecting cases:
 ` + certcmd.SelectUsage + `  --cases DIR         add a folder of cases, such as upstream's
                       conformance/cases (repeatable)

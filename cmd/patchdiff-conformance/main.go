@@ -6,12 +6,14 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/certcmd"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/compare"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner/patchdiff"
 )
 
@@ -27,10 +29,47 @@ type options struct {
 }
 
 func run(args []string, stdout, stderr io.Writer, tty bool) int {
+	sub, args := certcmd.Subcommand(args)
 	var o options
 	fs := flags(&o)
 	if status, done := o.Parse(fs, args, usage, stdout, stderr); done {
 		return status
+	}
+	settings, err := o.Settings(args, fs.Args())
+	if err != nil {
+		return o.Fail(stderr, err)
+	}
+	newRunner := func(a patchdiff.Applier, isolate *runner.Command) *patchdiff.Runner {
+		r := patchdiff.New(a)
+		r.Settings, r.Isolate = settings, isolate
+		if o.NoCorpus {
+			r.Sources = nil
+		}
+		for _, d := range o.Cases {
+			r.Sources = append(r.Sources, patchdiff.Dir(d))
+		}
+		return r
+	}
+	switch sub {
+	case certcmd.CmdList, certcmd.CmdCopy, certcmd.CmdVersion:
+		r := newRunner(nil, nil)
+		return o.Export(sub, &r.Settings, fs.Args(), r.Catalog, stdout, stderr)
+	case certcmd.CmdCompare:
+		return o.Compare(fs.Args(), func(spec string) ([]compare.Impl, error) {
+			var r *patchdiff.Runner
+			name, argv := "reference", []string(nil)
+			if spec != "reference" {
+				name, argv = certcmd.ParseImpl(spec)
+				cmd, err := runner.NewCommand(argv)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", name, err)
+				}
+				r = newRunner(patchdiff.ForCommand(cmd, o.oneShot), cmd)
+			} else {
+				r = newRunner(embedded.PatchDIFF(), nil)
+			}
+			return []compare.Impl{{Name: name, Profile: r.Profile, Run: r.Run}}, nil
+		}, stdout, stderr, tty)
 	}
 	var r *patchdiff.Runner
 	switch argv := fs.Args(); {
@@ -40,22 +79,11 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 			return o.Fail(stderr, err)
 		}
 		o.PassEnv(cmd)
-		r = patchdiff.New(patchdiff.ForCommand(cmd, o.oneShot))
-		r.Isolate = cmd
+		r = newRunner(patchdiff.ForCommand(cmd, o.oneShot), cmd)
 	case o.oneShot:
 		return o.Fail(stderr, errors.New("--oneshot needs an applier command line after --"))
 	default:
-		r = patchdiff.New(embedded.PatchDIFF())
-	}
-	var err error
-	if r.Settings, err = o.Settings(args, fs.Args()); err != nil {
-		return o.Fail(stderr, err)
-	}
-	if o.NoCorpus {
-		r.Sources = nil
-	}
-	for _, d := range o.Cases {
-		r.Sources = append(r.Sources, patchdiff.Dir(d))
+		r = newRunner(embedded.PatchDIFF(), nil)
 	}
 	return o.Certify(&r.Settings, r.Run, stdout, stderr, tty)
 }

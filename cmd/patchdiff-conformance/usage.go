@@ -14,6 +14,17 @@ reference runtime.
   patchdiff-conformance -- python3 my_adapter.py   certify your applier
   patchdiff-conformance --oneshot -- ./my-adapter  one process per request
 
+Other commands, before the flags:
+  list [-json]        list the cases the flags select: name, profile, tags
+                      and requirement IDs, or one JSON object a line
+  copy DIR            copy them into DIR as case files, with a README and
+                      cases.jsonl
+  version             print the module version and the corpus hash
+  compare IMPL...     run several appliers and write one matrix, case by
+                      applier, as Markdown (--markdown, default stdout)
+                      and an HTML page (--html); IMPL is reference or
+                      NAME=ADAPTER COMMAND LINE
+
 Selecting cases:
 ` + certcmd.SelectUsage + `  --cases DIR         add a folder of PatchDIFF case files (repeatable)
   --no-corpus         leave out the embedded corpus (use with --cases)

@@ -1,8 +1,9 @@
 // Package certcmd is the command line both certifiers share
 // (cmd/blockpatch-conformance and cmd/patchdiff-conformance): the flags
 // that set runner.Settings, the run with its progress line, the report in
-// the chosen format, the rerun command line and the exit status. Each
-// command adds the flags of its own suite.
+// the chosen format, the rerun command line and the exit status; and the
+// subcommands (list, copy, version, compare) over the suite's catalog and
+// runs. Each command adds the flags of its own suite.
 package certcmd
 
 import (
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/compare"
 )
 
 // Exit statuses.
@@ -39,7 +41,11 @@ func (l *List) Set(s string) error { *l = append(*l, s); return nil }
 type Flags struct {
 	Name                           string // the command's name, for messages
 	Run, Skip, SkipFile, Profile   string
+	WriteSkipFile                  string
+	PruneSkipFile                  bool
 	Format                         string
+	HTML, Markdown                 string
+	JSON                           bool
 	Cases, Env                     List
 	NoCorpus, Keep, NoIsolation, V bool
 	Parallel                       int
@@ -56,6 +62,11 @@ func NewFlagSet(name, profile string, f *Flags) *flag.FlagSet {
 	fs.StringVar(&f.Run, "run", "", "")
 	fs.StringVar(&f.Skip, "skip", "", "")
 	fs.StringVar(&f.SkipFile, "skip-file", "", "")
+	fs.StringVar(&f.WriteSkipFile, "write-skip-file", "", "")
+	fs.BoolVar(&f.PruneSkipFile, "prune-skip-file", false, "")
+	fs.StringVar(&f.HTML, "html", "", "")
+	fs.StringVar(&f.Markdown, "markdown", "", "")
+	fs.BoolVar(&f.JSON, "json", false, "")
 	fs.Var(&f.Cases, "cases", "")
 	fs.BoolVar(&f.NoCorpus, "no-corpus", false, "")
 	fs.StringVar(&f.Profile, "profile", profile, "")
@@ -105,6 +116,10 @@ func (f *Flags) Settings(args, impl []string) (runner.Settings, error) {
 	s := runner.Settings{
 		Profile: f.Profile, Parallel: f.Parallel, Timeout: f.Timeout, Seed: f.Seed,
 		Keep: f.Keep, NoIsolation: f.NoIsolation,
+		WriteSkipFile: f.WriteSkipFile, PruneSkipList: f.PruneSkipFile,
+	}
+	if f.PruneSkipFile && f.SkipFile == "" {
+		return s, errors.New("--prune-skip-file needs the --skip-file to prune")
 	}
 	if f.Parallel < 1 {
 		return s, fmt.Errorf("--parallel %d: run at least one case at a time", f.Parallel)
@@ -153,6 +168,9 @@ func (f *Flags) Certify(s *runner.Settings, run func(context.Context) (*runner.R
 	if err := rep.Write(stdout, f.Format, f.V); err != nil {
 		return f.Fail(stderr, err)
 	}
+	if err := f.writeMatrix(compare.Build([]compare.Column{{Name: rep.Certificate.Implementation.Name}}, []*runner.Report{rep})); err != nil {
+		return f.Fail(stderr, err)
+	}
 	if !rep.OK() {
 		return ExitFailed
 	}
@@ -184,7 +202,12 @@ func rerun(command string, args, impl []string, name string, seed uint64) string
 				i++
 			}
 			continue
-		case "keep", "":
+		case "keep", "prune-skip-file", "":
+			continue
+		case "write-skip-file", "html", "markdown":
+			if !hasValue {
+				i++
+			}
 			continue
 		}
 		kept = append(kept, a)
@@ -210,8 +233,13 @@ const (
 	SelectUsage = `  -run REGEXP         run only the cases whose names match (partial)
   -skip REGEXP        leave out the cases whose names match (partial)
   --skip-file FILE    cases expected to fail, one "NAME REASON" per line;
-                      a listed case that fails counts as skipped, one that
-                      passes fails the run
+                      a listed case that fails counts as skipped; a stale
+                      entry (its cases passed, or it matches no case)
+                      fails the run
+  --prune-skip-file   remove the stale entries from the --skip-file
+                      instead, comments and other lines kept
+  --write-skip-file F write every case that failed, with its reason, to F
+                      as a skip file the next run accepts
 `
 	// EnvUsage describes --env.
 	EnvUsage = `  --env NAME          let the implementation see the variable NAME of this
@@ -224,6 +252,12 @@ const (
   --format FORMAT     human, tap, junit or json (default human)
   -v                  list every case, not only the failures, and show
                       warnings
+  --html FILE         also write the results as a static HTML page
+                      (filters, failures with their diffs); compare: the
+                      matrix of every implementation
+  --markdown FILE     also write them as a Markdown table (compare: to
+                      stdout when not given)
+  -json               list: one JSON object per case, one a line
 `
 	// ExitUsage describes the exit statuses.
 	ExitUsage = `Exit status: 0 when no case failed, 1 when some case failed, 2 when the
@@ -239,7 +273,7 @@ func UsageProblems(fs *flag.FlagSet, usage string) []string {
 	var out []string
 	fs.VisitAll(func(f *flag.Flag) {
 		dashes := "--"
-		if len(f.Name) <= 4 && f.Name != "keep" && f.Name != "seed" && f.Name != "env" {
+		if len(f.Name) <= 4 && f.Name != "keep" && f.Name != "seed" && f.Name != "env" && f.Name != "html" {
 			dashes = "-" // -run, -skip, -v, as go test spells them
 		}
 		if !strings.Contains(usage, "  "+dashes+f.Name+" ") && !strings.Contains(usage, "  "+dashes+f.Name+"\n") {

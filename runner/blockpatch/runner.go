@@ -88,6 +88,9 @@ func New(impl runner.Implementation) *Runner {
 	}
 }
 
+// derivedSuffix ends the source label of a derived case.
+const derivedSuffix = " (derived)"
+
 // loaded is a case with the source it came from.
 type loaded = runner.Loaded[*cases.Case]
 
@@ -102,7 +105,9 @@ func (r *Runner) Load() ([]*cases.Case, string, error) {
 	return out, hash, err
 }
 
-func (r *Runner) load() ([]loaded, string, error) {
+// load loads every source; files, when not nil, gets the bytes of every
+// case file by case name, derived ones included.
+func (r *Runner) load(files ...map[string][]byte) ([]loaded, string, error) {
 	out, hash, err := runner.Gather(len(r.Sources), func(i int) (string, []*cases.Case, error) {
 		s := r.Sources[i]
 		cs, err := s.Options.Load(s.FS, cmp.Or(s.Root, "."))
@@ -110,14 +115,24 @@ func (r *Runner) load() ([]loaded, string, error) {
 	}, func(i int, c *cases.Case) (string, []byte, error) {
 		s := r.Sources[i]
 		data, err := fs.ReadFile(s.FS, path.Join(cmp.Or(s.Root, "."), c.Name, cases.CaseFile))
+		for _, f := range files {
+			f[c.Name] = data
+		}
 		return c.Name, data, err
 	})
 	if err != nil || !r.Derived {
 		return out, hash, err
 	}
 	for _, l := range slices.Clone(out) {
-		for _, d := range cases.Derive(l.Case) {
-			out = append(out, loaded{Case: d, Source: l.Source + " (derived)"})
+		for _, f := range cases.DeriveFiles(l.Case) {
+			d, err := cases.Options{}.Parse(f.Name, f.Data)
+			if err != nil {
+				continue // Derive's rule: a derived case that does not load is not made
+			}
+			out = append(out, loaded{Case: d, Source: l.Source + derivedSuffix})
+			for _, m := range files {
+				m[f.Name] = f.Data
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b loaded) int { return strings.Compare(a.Case.Name, b.Case.Name) })
@@ -140,7 +155,7 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	corpus := runner.CorpusInfo{Cases: len(all), SHA256: corpusHash}
 	for i, l := range all {
 		names[i] = l.Case.Name
-		if strings.HasSuffix(l.Source, " (derived)") {
+		if strings.HasSuffix(l.Source, derivedSuffix) {
 			corpus.Derived++
 		}
 	}

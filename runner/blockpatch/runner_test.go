@@ -205,8 +205,9 @@ func TestSkipList(t *testing.T) {
 
 	r = newRunner(t, reference())
 	r.SkipList, _ = runner.ParseSkipList([]byte("no/such-case reason\n"))
-	if _, err := r.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "matches no case") {
-		t.Errorf("a stale entry: %v, want an error", err)
+	rep = run(t, r)
+	if rep.OK() || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "matches no case") {
+		t.Errorf("an entry that matches no case: problems %q, want it named and the run failed", rep.Problems)
 	}
 	for _, bad := range []string{"name-without-reason\n", "[ bad pattern\n"} {
 		if _, err := runner.ParseSkipList([]byte(bad)); err == nil {
@@ -313,5 +314,65 @@ func TestCorpusHash(t *testing.T) {
 	os.WriteFile(name, append(data, ' '), 0o644)
 	if _, h3, _ := r.Load(); h3 == h1 {
 		t.Error("a changed case file keeps the corpus hash")
+	}
+}
+
+// TestSkipFileRoundTrip: the skip file a failing run writes makes the next
+// run pass with every failure expected; once the implementation is fixed,
+// the entries are stale, and pruning removes them (comments kept) and
+// lets the run pass.
+func TestSkipFileRoundTrip(t *testing.T) {
+	t.Parallel()
+	nothing := runner.Func(func(ctx context.Context, inv runner.Invocation) runner.Outcome {
+		return runner.Outcome{Stdout: []byte(`{"ok":true}`)}
+	})
+	file := filepath.Join(t.TempDir(), "known.skip")
+	r := newRunner(t, nothing)
+	r.WriteSkipFile = file
+	first := run(t, r)
+	if first.OK() {
+		t.Fatal("an implementation that does nothing passed")
+	}
+	list, err := runner.ReadSkipList(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Entries) != first.Certificate.Failed {
+		t.Errorf("%d entries for %d failures", len(list.Entries), first.Certificate.Failed)
+	}
+
+	r = newRunner(t, nothing)
+	r.SkipList = list
+	second := run(t, r)
+	if !second.OK() || second.Certificate.Skipped != first.Certificate.Failed {
+		t.Errorf("with the written list: %d failed, %d skipped; want 0 and %d", second.Certificate.Failed, second.Certificate.Skipped, first.Certificate.Failed)
+	}
+
+	// The reference fixes everything: every entry is stale.
+	data, _ := os.ReadFile(file)
+	os.WriteFile(file, append(data, "# kept comment\nno/such-case  renamed away\n"...), 0o644)
+	if list, err = runner.ReadSkipList(file); err != nil {
+		t.Fatal(err)
+	}
+	r = newRunner(t, reference())
+	r.SkipList = list
+	stale := run(t, r)
+	if stale.OK() || len(stale.StaleSkips) != len(list.Entries) {
+		t.Errorf("fixed implementation: ok %v, %d stale of %d entries", stale.OK(), len(stale.StaleSkips), len(list.Entries))
+	}
+	r = newRunner(t, reference())
+	r.SkipList = list
+	r.PruneSkipList = true
+	pruned := run(t, r)
+	if !pruned.OK() || !pruned.Pruned {
+		t.Errorf("pruning: ok %v, pruned %v, problems %q", pruned.OK(), pruned.Pruned, pruned.Problems)
+	}
+	after, err := runner.ReadSkipList(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := os.ReadFile(file)
+	if len(after.Entries) != 0 || !strings.Contains(string(text), "# kept comment\n") {
+		t.Errorf("after pruning: %d entries, text:\n%s", len(after.Entries), text)
 	}
 }

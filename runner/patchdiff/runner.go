@@ -83,7 +83,9 @@ func (r *Runner) Load() ([]*pdcases.Case, string, error) {
 	return out, hash, err
 }
 
-func (r *Runner) load() ([]loaded, string, error) {
+// load loads every source; files, when not nil, gets the bytes of every
+// case file by case name.
+func (r *Runner) load(files ...map[string][]byte) ([]loaded, string, error) {
 	return runner.Gather(len(r.Sources), func(i int) (string, []*pdcases.Case, error) {
 		s := r.Sources[i]
 		cs, err := s.Options.Load(s.FS, cmp.Or(s.Root, "."))
@@ -91,6 +93,9 @@ func (r *Runner) load() ([]loaded, string, error) {
 	}, func(i int, c *pdcases.Case) (string, []byte, error) {
 		s := r.Sources[i]
 		data, err := fs.ReadFile(s.FS, path.Join(cmp.Or(s.Root, "."), c.Name+".json"))
+		for _, f := range files {
+			f[c.Name] = data
+		}
 		return c.Name, data, err
 	})
 }
