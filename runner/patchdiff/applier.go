@@ -3,6 +3,7 @@ package patchdiff
 import (
 	"bytes"
 	"context"
+	"fmt"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
@@ -138,18 +139,17 @@ func (p InProcess) Open(context.Context, SessionEnv) (Session, error) {
 
 // Describe names p and the running executable, which embeds it.
 func (p InProcess) Describe() runner.Description {
-	d := runner.InProcess{Name: p.Name}.Describe()
-	return d
+	return runner.InProcess{Name: p.Name}.Describe()
 }
 
 type inProcessSession struct{ p InProcess }
 
-func (s inProcessSession) Exchange(ctx context.Context, line []byte) (a Answer) {
+func (s inProcessSession) Exchange(ctx context.Context, line []byte) Answer {
 	done := make(chan Answer, 1)
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
-				done <- Answer{Ended: true, Why: "the applier panicked", Outcome: runner.Outcome{Exit: -1, Signal: "panic: " + runner.Bounded([]byte(fmtAny(v)), 300)}}
+				done <- Answer{Ended: true, Why: "the applier panicked", Outcome: runner.Outcome{Exit: -1, Signal: "panic: " + runner.Bounded(fmt.Append(nil, v), 300)}}
 			}
 		}()
 		done <- Answer{Line: s.p.Serve(line)}

@@ -104,5 +104,3 @@ func ParseMessage(line []byte) (*Message, error) {
 // Line encodes m as one line, without its newline, leaving <, > and &
 // as they are. It fails only when a raw member is not valid JSON.
 func (m *Message) Line() ([]byte, error) { return plainjson.Marshal(m) }
-
-func fmtAny(v any) string { return fmt.Sprint(v) }
