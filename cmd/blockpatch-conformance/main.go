@@ -48,15 +48,11 @@ func flags(o *options) *flag.FlagSet {
 }
 
 func run(args []string, stdout, stderr io.Writer, tty bool) int {
-	sub, args := certcmd.Subcommand(args)
 	var o options
 	fs := flags(&o)
-	if status, done := o.Parse(fs, args, usage, stdout, stderr); done {
+	sub, settings, status, done := o.Begin(fs, args, usage, stdout, stderr)
+	if done {
 		return status
-	}
-	settings, err := o.Settings(args, fs.Args())
-	if err != nil {
-		return o.Fail(stderr, err)
 	}
 	// newRunner is a runner for impl with every setting of the command
 	// line.

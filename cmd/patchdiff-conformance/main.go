@@ -29,15 +29,11 @@ type options struct {
 }
 
 func run(args []string, stdout, stderr io.Writer, tty bool) int {
-	sub, args := certcmd.Subcommand(args)
 	var o options
 	fs := flags(&o)
-	if status, done := o.Parse(fs, args, usage, stdout, stderr); done {
+	sub, settings, status, done := o.Begin(fs, args, usage, stdout, stderr)
+	if done {
 		return status
-	}
-	settings, err := o.Settings(args, fs.Args())
-	if err != nil {
-		return o.Fail(stderr, err)
 	}
 	newRunner := func(a patchdiff.Applier, isolate *runner.Command) *patchdiff.Runner {
 		r := patchdiff.New(a)

@@ -3,6 +3,7 @@ package certcmd
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -187,4 +188,20 @@ func CheckChangelog(changelog []byte, suite, hash string) error {
 		return fmt.Errorf("the %s corpus is now sha256:%s, which CHANGELOG.md's first section does not name: say there what changed, with `sha256:%s`", suite, hash, hash[:12])
 	}
 	return nil
+}
+
+// Begin reads a certifier's command line: its subcommand, if any, then
+// the flags of fs (which set f), then the runner's settings. When done is
+// set the command ends with status: help was printed, or the command line
+// was wrong (the error was printed).
+func (f *Flags) Begin(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (sub string, s runner.Settings, status int, done bool) {
+	sub, args = Subcommand(args)
+	if status, done := f.Parse(fs, args, usage, stdout, stderr); done {
+		return sub, s, status, true
+	}
+	s, err := f.Settings(args, fs.Args())
+	if err != nil {
+		return sub, s, f.Fail(stderr, err), true
+	}
+	return sub, s, 0, false
 }
