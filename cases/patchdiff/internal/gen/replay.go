@@ -10,6 +10,8 @@ package main
 // from the rule stated in expectCorrupt, never from a verifier.
 
 import (
+	pdspec "github.com/blockpatch-conformance/blockpatch-conformance/spec/patchdiff"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -23,49 +25,13 @@ import (
 )
 
 // rTarget … rLedger are the rows, their members in column order
-// (REPLAY-002).
-type rTarget struct {
-	TargetFileID   string `json:"target_file_id"`
-	CurrentContent string `json:"current_content"`
-	CurrentHash    string `json:"current_hash"`
-	Version        int64  `json:"version"`
-}
-
-type rSnapshot struct {
-	SnapshotID     int64  `json:"snapshot_id"`
-	TargetFileID   string `json:"target_file_id"`
-	SnapshotReason string `json:"snapshot_reason"`
-	Content        string `json:"content"`
-	ContentHash    string `json:"content_hash"`
-	Version        int64  `json:"version"`
-}
-
-type rLog struct {
-	PDCPLogID       int64   `json:"pdcp_log_id"`
-	TargetFileID    string  `json:"target_file_id"`
-	ProtocolVersion string  `json:"protocol_version"`
-	RuntimeVersion  string  `json:"runtime_version"`
-	PDCPContent     string  `json:"pdcp_content"`
-	PDCPContentHash string  `json:"pdcp_content_hash"`
-	BeforeVersion   int64   `json:"before_version"`
-	AfterVersion    *int64  `json:"after_version"`
-	BeforeHash      string  `json:"before_hash"`
-	AfterHash       *string `json:"after_hash"`
-	Status          string  `json:"status"`
-	FailureReason   *string `json:"failure_reason"`
-	DiagnosticJSON  *string `json:"diagnostic_json"`
-	ClientRequestID *string `json:"client_request_id"`
-	ParentPDCPLogID *string `json:"parent_pdcp_log_id"`
-	Attempt         *int64  `json:"attempt"`
-}
-
-type rLedger struct {
-	LedgerID     int64  `json:"ledger_id"`
-	PDCPLogID    int64  `json:"pdcp_log_id"`
-	TargetFileID string `json:"target_file_id"`
-	Origin       string `json:"origin"`
-	DerivedJSON  string `json:"derived_json"`
-}
+// (REPLAY-002), as the spec states them.
+type (
+	rTarget   = pdspec.Target
+	rSnapshot = pdspec.Snapshot
+	rLog      = pdspec.LogRow
+	rLedger   = pdspec.LedgerRow
+)
 
 type history struct {
 	target    rTarget
@@ -146,7 +112,7 @@ const rTargetID = "target-0001"
 func build(content string, steps []step) *history {
 	c := rcanon(content)
 	h := &history{target: rTarget{TargetFileID: rTargetID}, version: 1, final: c}
-	h.snapshots = []rSnapshot{{1, rTargetID, "initial_upload", c, rsha(c), 1}}
+	h.snapshots = []rSnapshot{{SnapshotID: 1, TargetFileID: rTargetID, SnapshotReason: "initial_upload", Content: c, ContentHash: rsha(c), Version: 1}}
 	for i, s := range steps {
 		row := rLog{PDCPLogID: int64(i + 1), TargetFileID: rTargetID, RuntimeVersion: s.runtime, BeforeVersion: h.version, BeforeHash: rsha(h.final)}
 		var text string
@@ -201,7 +167,7 @@ func build(content string, steps []step) *history {
 					fact[k] = v
 				}
 			}
-			h.ledger = append(h.ledger, rLedger{int64(len(h.ledger) + 1), row.PDCPLogID, rTargetID, "typed", canonJSON(fact)})
+			h.ledger = append(h.ledger, rLedger{LedgerID: int64(len(h.ledger) + 1), PDCPLogID: row.PDCPLogID, TargetFileID: rTargetID, Origin: "typed", DerivedJSON: canonJSON(fact)})
 		}
 		h.final, h.version = s.result, after
 	}
@@ -479,7 +445,7 @@ func replayCases() map[string][]byte {
 	put("clean-upload-only", rcase{why: "a history of no attempt reconstructs to its initial snapshot at its version",
 		reqs: []string{"REPLAY-001", "REPLAY-002", "REPLAY-003", "REPLAY-020", "REPLAY-021"}, h: empty, checks: allTrue})
 	saved := mixed.clone()
-	saved.snapshots = append(saved.snapshots, rSnapshot{2, rTargetID, "save_checkpoint", saved.final, rsha(saved.final), saved.version})
+	saved.snapshots = append(saved.snapshots, rSnapshot{SnapshotID: 2, TargetFileID: rTargetID, SnapshotReason: "save_checkpoint", Content: saved.final, ContentHash: rsha(saved.final), Version: saved.version})
 	put("clean-with-save-checkpoint", rcase{why: "a save_checkpoint snapshot is not where replay starts; the history still reconstructs",
 		reqs: []string{"REPLAY-001", "REPLAY-003"}, h: saved, checks: allTrue})
 	cr := mixed.clone()
@@ -545,7 +511,7 @@ func replayCases() map[string][]byte {
 	put("ledger-row-missing", rcase{why: "an accepted row with one change fact and no ledger row: the count differs at that log row",
 		reqs: []string{"REPLAY-016", "REPLAY-019"}, h: missing, label: "replay_protocol_invalid", table: "append_only_pdcp_logs", row: 1, check: "ledger"})
 	noTarget := mixed.clone()
-	noTarget.snapshots = append(noTarget.snapshots, rSnapshot{2, rTargetID, "initial_upload", "x\n", rsha("x\n"), 1})
+	noTarget.snapshots = append(noTarget.snapshots, rSnapshot{SnapshotID: 2, TargetFileID: rTargetID, SnapshotReason: "initial_upload", Content: "x\n", ContentHash: rsha("x\n"), Version: 1})
 	put("two-initial-snapshots", rcase{why: "a second initial_upload snapshot leaves no single start",
 		reqs: []string{"REPLAY-003", "REPLAY-019"}, h: noTarget, label: "replay_protocol_invalid", table: "TargetSnapshots", row: 2, check: "snapshot_reason"})
 
