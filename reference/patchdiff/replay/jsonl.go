@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
+	"sync"
 )
 
 // The JSON-lines history file (REPLAY-021): one JSON object per line, each
@@ -128,16 +131,37 @@ func appendRow[T any](rows *[]T, raw json.RawMessage) error {
 	if err := dec.Decode(&row); err != nil {
 		return err
 	}
-	want, _ := json.Marshal(row)
-	var all map[string]json.RawMessage
-	json.Unmarshal(want, &all)
-	for name := range all {
+	for _, name := range columnsOf(reflect.TypeFor[T]()) {
 		if _, ok := cols[name]; !ok {
 			return fmt.Errorf("column %s missing", name)
 		}
 	}
 	*rows = append(*rows, row)
 	return nil
+}
+
+// columns caches columnsOf: a row type's columns are read from its json
+// tags once, not by encoding every row again.
+var columns sync.Map // reflect.Type → []string
+
+// columnsOf returns the JSON member names of a row struct's fields.
+func columnsOf(t reflect.Type) []string {
+	if c, ok := columns.Load(t); ok {
+		return c.([]string)
+	}
+	var names []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	columns.Store(t, names)
+	return names
 }
 
 // MarshalJSONL returns h as a history file's bytes.

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -191,5 +192,20 @@ func TestJSONLRoundTrip(t *testing.T) {
 		if _, err := ReadJSONL(bytes.NewReader([]byte(bad))); err == nil {
 			t.Errorf("%s: read without error", bad)
 		}
+	}
+	// A nullable column left out is missing too, not null.
+	for line := range bytes.Lines(data) {
+		if !bytes.HasPrefix(line, []byte(`{"append_only_pdcp_logs"`)) {
+			continue
+		}
+		cut := bytes.Replace(line, []byte(`"failure_reason":null,`), nil, 1)
+		cut = bytes.Replace(cut, []byte(`,"failure_reason":null`), nil, 1)
+		if bytes.Equal(cut, line) {
+			t.Fatalf("no null failure_reason in %s", line)
+		}
+		if _, err := ReadJSONL(bytes.NewReader(cut)); err == nil || !strings.Contains(err.Error(), "failure_reason") {
+			t.Errorf("a log row without failure_reason: got %v", err)
+		}
+		break
 	}
 }
