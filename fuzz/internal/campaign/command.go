@@ -43,12 +43,14 @@ type Command struct {
 	Start func(argv []string, cfg Config, timeout time.Duration) (func(context.Context) (*Report, error), error)
 }
 
-// MergeUsage documents the merge subcommand, for the usage text of every
-// campaign command.
-const MergeUsage = `  NAME merge --out DIR IN...
-                       merge the case files of shard output folders into
-                       DIR, a new or empty folder: one file per case, the
-                       duplicates (equal but for the description) dropped
+// MergeUsage documents the merge subcommand (MergeMain), for the usage
+// text of every campaign command, which names it in its synopsis as
+// "NAME merge --out DIR IN...".
+const MergeUsage = `merge writes the case files of the --out folders of several runs (the
+shards of one campaign, say) into DIR, a new or empty folder, each case
+once: files equal but for their description are one case, and the one
+with the smallest path is kept. It never follows symbolic links in the
+inputs and refuses a DIR that overlaps one. Exit status 0, or 2.
 `
 
 // Main parses args (the arguments after the command's name), runs the

@@ -104,11 +104,6 @@ func Merge(out string, inputs []string) (*MergeReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOut(out); err != nil {
-		return nil, err
-	}
-	r := &MergeReport{}
-	var files []*caseFile
 	for _, in := range inputs {
 		info, err := os.Lstat(in)
 		if err != nil {
@@ -127,6 +122,13 @@ func Merge(out string, inputs []string) (*MergeReport, error) {
 		if within(outAbs, inAbs) || within(inAbs, outAbs) {
 			return nil, fmt.Errorf("output %s and input %s overlap: merge writes a folder of its own", out, in)
 		}
+	}
+	if err := checkOut(out); err != nil {
+		return nil, err
+	}
+	r := &MergeReport{}
+	var files []*caseFile
+	for _, in := range inputs {
 		found, skipped, err := readCases(in)
 		if err != nil {
 			return nil, err
