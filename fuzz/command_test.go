@@ -33,7 +33,6 @@ func TestCommandUsageErrors(t *testing.T) {
 		{"--seed", "1", "--shard", "-1/2", "--iterations", "5", "--", "true"},
 		{"--seed", "1", "--shard", "x", "--iterations", "5", "--", "true"},
 		{"--shard", "1/2", "--iterations", "5", "--", "true"}, // shards without a common seed
-		{"merge", "--out", "m"}, // merge without inputs
 		{"--replay", "x", "--", "true"},
 		{"--bogus", "--", "true"},
 		{"--iterations", "5", "--", "/no/such/program"},
