@@ -143,7 +143,11 @@ func fuzzFuncs(f *ast.File) []string {
 	return out
 }
 
-// compileLine is one "compile_native_go_fuzzer PACKAGE FUNCTION NAME" of
+// compileCommand is the OSS-Fuzz image's command build.sh builds each
+// target with (see build.sh for why the _v2 one).
+const compileCommand = "compile_native_go_fuzzer_v2"
+
+// compileLine is one "compile_native_go_fuzzer_v2 PACKAGE FUNCTION NAME" of
 // build.sh.
 type compileLine struct {
 	Line              int
@@ -164,11 +168,11 @@ func buildScript(t *testing.T) []compileLine {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || fields[0] != "compile_native_go_fuzzer" {
+		if len(fields) == 0 || !strings.HasPrefix(fields[0], "compile_") {
 			continue
 		}
-		if len(fields) != 4 {
-			t.Errorf("build.sh:%d: want compile_native_go_fuzzer PACKAGE FUNCTION NAME, got %q", n, sc.Text())
+		if fields[0] != compileCommand || len(fields) != 4 {
+			t.Errorf("build.sh:%d: want %s PACKAGE FUNCTION NAME, got %q", n, compileCommand, sc.Text())
 			continue
 		}
 		out = append(out, compileLine{Line: n, Pkg: fields[1], Func: fields[2], Fuzzer: fields[3]})
@@ -214,20 +218,21 @@ func TestBuildScriptNamesEveryTarget(t *testing.T) {
 		switch at := named[[2]string{tg.Pkg, tg.Func}]; len(at) {
 		case 1:
 		case 0:
-			t.Errorf("build.sh does not compile %s.%s (%s): add\n  compile_native_go_fuzzer %s %s %s",
-				tg.Dir, tg.Func, tg.File, tg.Pkg, tg.Func, strings.ReplaceAll(tg.Dir, "/", "_")+"_"+tg.Func)
+			t.Errorf("build.sh does not compile %s.%s (%s): add\n  %s %s %s %s",
+				tg.Dir, tg.Func, tg.File, compileCommand, tg.Pkg, tg.Func, strings.ReplaceAll(tg.Dir, "/", "_")+"_"+tg.Func)
 		default:
 			t.Errorf("build.sh compiles %s %s on lines %v, want once", tg.Pkg, tg.Func, at)
 		}
 	}
 }
 
-// TestScriptFindsEachTarget: compile_native_go_fuzzer finds a target's
-// file with grep -r -l NAME over the package's folder (subfolders
-// included), then wants exactly one line there holding both "func NAME"
-// and "testing.F", and its go-118-fuzz-build step rewrites the signature
-// func NAME(x *testing.F); when it finds none or two, it prints a message
-// and builds nothing, and the build still succeeds. So: exactly one file
+// TestScriptFindsEachTarget: compile_native_go_fuzzer_v2 (and the older
+// compile_native_go_fuzzer) finds a target's file with grep -r -l NAME
+// over the package's folder (subfolders included), then wants exactly one
+// line there holding both "func NAME" and "testing.F" (the older one then
+// rewrites the signature func NAME(x *testing.F)); when it finds none or
+// two, it prints a message and builds nothing, and the build still
+// succeeds. So: exactly one file
 // below the folder holds the name, and in it exactly one such line, of
 // that form. (A target whose name begins another's, as FuzzDecode did
 // FuzzDecodeRequest's, has two.)
@@ -297,10 +302,11 @@ func TestClusterFuzzLiteFiles(t *testing.T) {
 }
 
 // TestTargetPackagesBuild builds the test binary of each package with
-// targets as compile_native_go_fuzzer's coverage build does (go test -c
+// targets as compile_native_go_fuzzer_v2's coverage build does (go test -c
 // -tags gofuzz; with -cflite.coverage also -cover -covermode=atomic
-// -coverpkg=MODULE/...). The libFuzzer build (go-118-fuzz-build, clang)
-// needs the OSS-Fuzz image and is not tried here.
+// -coverpkg=MODULE/...): the package with all its test files, as its
+// libFuzzer build (go-118-fuzz-build_v2 and clang, in the OSS-Fuzz image,
+// not tried here) compiles it too.
 func TestTargetPackagesBuild(t *testing.T) {
 	t.Parallel()
 	dir, module := root(t)
