@@ -33,6 +33,12 @@ if [[ "$goroot" == "$(go env GOMODCACHE)"* ]]; then
   export GOROOT="$copy" PATH="$copy/bin:$PATH" GOTOOLCHAIN=local
 fi
 
+# go-118-fuzz-build_v2 compiles a target's package with its test files as
+# one package, so an external test package beside them (package cases_test
+# in cases/) would be a second package in the folder. Fuzzers need none of
+# those files: drop them from the image's copy.
+grep -rl --include='*_test.go' '^package [A-Za-z0-9_]*_test$' . | xargs -r rm --
+
 printf 'package targets\n\nimport _ "github.com/AdamKorcz/go-118-fuzz-build/testing"\n' \
   > fuzz/targets/register_go118fuzzbuild.go
 go get github.com/AdamKorcz/go-118-fuzz-build/testing
