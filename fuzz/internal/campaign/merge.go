@@ -94,8 +94,9 @@ func (f *caseFile) where() string { return filepath.Join(f.input, filepath.FromS
 // files read, not on the order of the inputs, and merging the output
 // again gives the same output. Merge never follows a symbolic link below
 // an input (nor an input that is one), refuses an output folder that is,
-// holds or lies inside an input, and writes into a temporary folder
-// renamed to out at the end, so a failed merge leaves no partial output.
+// holds or lies inside an input and inputs that overlap one another, and
+// writes into a temporary folder renamed to out at the end, so a failed
+// merge leaves no partial output.
 func Merge(out string, inputs []string) (*MergeReport, error) {
 	if out == "" || len(inputs) == 0 {
 		return nil, errors.New("merge needs an output folder and at least one input folder")
@@ -104,6 +105,7 @@ func Merge(out string, inputs []string) (*MergeReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]string{}
 	for _, in := range inputs {
 		info, err := os.Lstat(in)
 		if err != nil {
@@ -122,6 +124,12 @@ func Merge(out string, inputs []string) (*MergeReport, error) {
 		if within(outAbs, inAbs) || within(inAbs, outAbs) {
 			return nil, fmt.Errorf("output %s and input %s overlap: merge writes a folder of its own", out, in)
 		}
+		for other, otherAbs := range seen {
+			if within(inAbs, otherAbs) || within(otherAbs, inAbs) {
+				return nil, fmt.Errorf("inputs %s and %s overlap: name each folder once", other, in)
+			}
+		}
+		seen[in] = inAbs
 	}
 	if err := checkOut(out); err != nil {
 		return nil, err
@@ -412,9 +420,6 @@ func writeMerged(out string, kept []*caseFile, names []string) (err error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
 	for i, f := range kept {
 		p := filepath.Join(tmp, filepath.FromSlash(names[i]))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -423,6 +428,19 @@ func writeMerged(out string, kept []*caseFile, names []string) (err error) {
 		if err := os.WriteFile(p, f.data, 0o644); err != nil {
 			return err
 		}
+	}
+	// The modes, whatever the umask: folders 0755, files 0644.
+	err = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return os.Chmod(p, 0o755)
+		}
+		return os.Chmod(p, 0o644)
+	})
+	if err != nil {
+		return err
 	}
 	// out is absent or an empty folder (checkOut); Remove refuses a folder
 	// that filled up meanwhile.

@@ -218,6 +218,8 @@ func TestMergeRefusesItsInputs(t *testing.T) {
 		{"holding the input", parent, []string{inner}, "overlap"},
 		{"a folder with files", full, []string{in}, "not empty"},
 		{"no inputs", filepath.Join(t.TempDir(), "m"), nil, "at least one input"},
+		{"an input twice", filepath.Join(t.TempDir(), "m"), []string{in, in}, "inputs"},
+		{"an input inside another", filepath.Join(t.TempDir(), "m"), []string{parent, inner}, "inputs"},
 		{"a missing input", filepath.Join(t.TempDir(), "m"), []string{filepath.Join(parent, "nothing")}, "no such file"},
 	} {
 		before := readTree(t, filepath.Dir(in))
