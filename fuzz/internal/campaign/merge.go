@@ -306,7 +306,11 @@ func readSame(p string, walked fs.FileInfo) ([]byte, error) {
 	if !opened.Mode().IsRegular() || !os.SameFile(walked, opened) {
 		return nil, fmt.Errorf("%s changed while merging (a link or another file now)", p)
 	}
-	return io.ReadAll(io.LimitReader(f, maxCaseFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxCaseFile+1))
+	if err == nil && len(data) > maxCaseFile {
+		err = fmt.Errorf("%s grew past %d bytes while merging", p, maxCaseFile)
+	}
+	return data, err
 }
 
 // caseKey is what makes two case files the same case: the JSON object's
