@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -207,4 +208,52 @@ func TestShardsPartitionTheIterations(t *testing.T) {
 	if !slices.Equal(r.Ran, []int64{3, 7}) {
 		t.Errorf("replay ran %v, want [3 7]", r.Ran)
 	}
+}
+
+// ambiguousAsNotFound is the reference in process, reporting
+// target_ambiguous as target_not_found: a broken implementation with no
+// process to start.
+var ambiguousAsNotFound = runner.Func(func(ctx context.Context, inv runner.Invocation) runner.Outcome {
+	o := embedded.Reference().Exec(ctx, inv)
+	o.Stdout = bytes.ReplaceAll(o.Stdout, []byte(`"target_ambiguous"`), []byte(`"target_not_found"`))
+	o.Stderr = bytes.ReplaceAll(o.Stderr, []byte(`"target_ambiguous"`), []byte(`"target_not_found"`))
+	return o
+})
+
+// TestShardsMergeToOneFolder: three shards of one campaign against a
+// broken implementation, each writing its own folder as on its own
+// machine, merge into one folder of NAME/case.json cases that load, pass
+// the reference and fail the broken implementation, each case once.
+func TestShardsMergeToOneFolder(t *testing.T) {
+	t.Parallel()
+	const shards = 3
+	var outs []string
+	written := 0
+	for i := range shards {
+		cfg := testConfig(FromRunner(ambiguousAsNotFound), 60)
+		cfg.Shard, cfg.Shards, cfg.Workers, cfg.MaxCasesPerKind, cfg.ShrinkBudget = i, shards, 1, 2, 30
+		cfg.Out = t.TempDir()
+		r, err := Campaign(context.Background(), cfg)
+		campaigntest.Run(t, r, err)
+		for _, k := range r.Kinds {
+			written += len(k.Cases)
+		}
+		outs = append(outs, cfg.Out)
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), "blockpatch-fuzz", append([]string{"merge", "--out", merged}, outs...), &stdout, &stderr); code != 0 {
+		t.Fatalf("merge: exit %d\n%s", code, stderr.String())
+	}
+	t.Log(stdout.String())
+	loaded, err := cases.LoadDir(merged)
+	if err != nil {
+		t.Fatalf("the merged cases do not load: %v", err)
+	}
+	if len(loaded) == 0 || len(loaded) > written {
+		t.Errorf("%d cases merged from %d written", len(loaded), written)
+	}
+	t.Logf("%d cases written by %d shards, %d merged", written, shards, len(loaded))
+	certify(t, merged, embedded.Reference(), true)
+	certify(t, merged, ambiguousAsNotFound, false)
 }

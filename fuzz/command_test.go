@@ -29,6 +29,10 @@ func TestCommandUsageErrors(t *testing.T) {
 		{"--iterations", "5"}, // no implementation
 		{"--", "true"},        // neither --iterations nor --time
 		{"--shard", "3/3", "--iterations", "5", "--", "true"}, // shard out of range
+		{"--seed", "1", "--shard", "0/0", "--iterations", "5", "--", "true"},
+		{"--seed", "1", "--shard", "-1/2", "--iterations", "5", "--", "true"},
+		{"--seed", "1", "--shard", "x", "--iterations", "5", "--", "true"},
+		{"--shard", "1/2", "--iterations", "5", "--", "true"}, // shards without a common seed
 		{"--replay", "x", "--", "true"},
 		{"--bogus", "--", "true"},
 		{"--iterations", "5", "--", "/no/such/program"},

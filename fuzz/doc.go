@@ -8,7 +8,8 @@
 // A campaign is reproducible from its seed: iteration k always builds the
 // same scenario, whatever the shard, worker count or time budget, and
 // Config.Replay reruns chosen iterations. Shard i of n runs the iterations
-// k with k mod n = i.
+// k with k mod n = i, and the merge subcommand joins the case files of the
+// shards' output folders, each case once (fuzz/internal/campaign).
 //
 // Main is the command line (cmd/blockpatch-fuzz wraps it). The native fuzz
 // targets are in fuzz/targets, the gopter properties in fuzz/props;

@@ -3,6 +3,7 @@ package fuzz
 import "github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/campaign"
 
 const usage = `usage: NAME [flags] -- <implementation argv...>
+       NAME merge --out DIR IN...
 
 Runs generated trees, patches and move requests through the conformance
 protocols (check, apply, retry, reverse; plan, apply of the planned patch,
@@ -15,6 +16,7 @@ the disagreements by kind ends the run.
 Exit status: 0 no disagreement, 1 disagreements found, 2 usage or harness
 error.
 
+` + campaign.MergeUsage + `
 Flags:
 ` + campaign.FlagsUsage + `  --cases-format       add corpus metadata (requirements, since), a guess
                        from the error code for the reviewer to correct

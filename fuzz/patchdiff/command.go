@@ -44,6 +44,7 @@ func Main(ctx context.Context, name string, args []string, stdout, stderr io.Wri
 }
 
 const usage = `usage: NAME [flags] -- <adapter argv...>
+       NAME merge --out DIR IN...
 
 Sends generated PatchDIFF runtime calls (patchdiff-tx/1, /2 and /3 under
 every profile; repeated and overlapping text, CRLF and CR, supplementary
@@ -58,6 +59,7 @@ report grouping the disagreements by kind ends the run.
 Exit status: 0 no disagreement, 1 disagreements found, 2 usage or harness
 error.
 
+` + campaign.MergeUsage + `
 Flags:
 ` + campaign.FlagsUsage + `  --oneshot            run the adapter once per request (its one-shot mode)
   --no-recommended     ignore differences in what the seed leaves open

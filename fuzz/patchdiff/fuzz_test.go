@@ -101,14 +101,14 @@ func FuzzApply(f *testing.F) {
 	})
 }
 
-// FuzzDecode: decoding any transaction text never panics and fails only
+// FuzzDecodeTransaction: decoding any transaction text never panics and fails only
 // with a runtime label at a stage the runtime reports; Decode and Apply
 // agree: a transaction Decode refuses, Apply refuses for the same reason
 // (unless a state guard, checked first, refuses it), and one it accepts
 // passes Apply's protocol validation (STAGE-006, GUARD-007). Its seeds
 // are the corpus's transactions and every truncation of one in eight of
 // those under 400 bytes.
-func FuzzDecode(f *testing.F) {
+func FuzzDecodeTransaction(f *testing.F) {
 	for i, r := range corpusCalls(f) {
 		f.Add(r.RuntimeVersion, r.Transaction)
 		if i%8 == 0 && len(r.Transaction) < 400 { // and every truncation of some short ones: texts that end anywhere

@@ -18,7 +18,8 @@ import (
 const FlagsUsage = `  --seed N             seed of the campaign (default: the clock; printed)
   --iterations N       run the iterations 0..N-1 (those of this shard)
   --time D             run for the duration D, such as 60s or 10m
-  --shard i/n          run the iterations k with k mod n = i (default 0/1)
+  --shard i/n          run the iterations k with k mod n = i (default 0/1);
+                       every shard needs the same --seed
   --replay K[,K...]    run just these iterations of the seed
   --out DIR            write case files under DIR (default NAME-out)
   --workers N          iterations run in parallel (default: the CPUs)
@@ -42,11 +43,25 @@ type Command struct {
 	Start func(argv []string, cfg Config, timeout time.Duration) (func(context.Context) (*Report, error), error)
 }
 
+// MergeUsage documents the merge subcommand (MergeMain), for the usage
+// text of every campaign command, which names it in its synopsis as
+// "NAME merge --out DIR IN...".
+const MergeUsage = `merge writes the case files of the --out folders of several runs (the
+shards of one campaign, say) into DIR, a new or empty folder, each case
+once: files equal but for their description are one case, and the one
+with the smallest path is kept. It never follows symbolic links in the
+inputs and refuses a DIR that overlaps one. Exit status 0, or 2.
+`
+
 // Main parses args (the arguments after the command's name), runs the
 // campaign and returns the exit status: 0 no disagreement, 1
-// disagreements found, 2 usage or harness error.
+// disagreements found, 2 usage or harness error. "merge" as the first
+// argument runs MergeMain instead.
 func (c Command) Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	usage := strings.ReplaceAll(c.Usage, "NAME", c.Name)
+	if len(args) > 0 && args[0] == "merge" {
+		return MergeMain(c.Name, usage, args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	seed := fs.Uint64("seed", 0, "")
@@ -81,8 +96,13 @@ func (c Command) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	cfg := Defaults()
 	var err error
-	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
+	if cfg.Shard, cfg.Shards, err = ParseShard(*shard); err != nil {
 		return fail("%v", err)
+	}
+	if cfg.Shards > 1 && *seed == 0 {
+		// A seed from each shard's clock would give every shard its own
+		// iteration space: the shards would no longer split one campaign.
+		return fail("--shard %s needs --seed N (not 0), the same in every shard, so that the shards split one campaign", *shard)
 	}
 	if *replay != "" {
 		for _, f := range strings.Split(*replay, ",") {
@@ -124,15 +144,24 @@ func (c Command) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	return 0
 }
 
-// parseShard reads "i/n".
-func parseShard(s string) (int, int, error) {
+// ParseShard reads a shard spec "i/n": two decimal numbers, digits only
+// (no sign, no blanks), with 0 <= i < n. Shard i of n takes the
+// iterations k with k mod n = i, so the n shards of one seed run every
+// iteration of the unsharded campaign exactly once.
+func ParseShard(s string) (i, n int, err error) {
 	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
+	if ok && digits(a) && digits(b) {
+		i, err1 := strconv.Atoi(a)
+		n, err2 := strconv.Atoi(b)
+		if err1 == nil && err2 == nil && n >= 1 && i < n {
+			return i, n, nil
+		}
 	}
-	return i, n, nil
+	return 0, 0, fmt.Errorf("--shard %q: want i/n, two numbers with 0 <= i < n (shard i of n, counted from 0), such as 0/4", s)
+}
+
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 func isTerminal(w io.Writer) bool {
