@@ -62,7 +62,10 @@
 //
 // Probe asks an implementation which levels it implements: the features
 // list of "version --json-output", or else clean unknown_command and
-// unknown_option answers to probing commands. Levels nest (core, planner,
-// cli); cases of an unsupported level are skipped unless the level is in
-// Runner.Require.
+// unknown_option answers to probing commands. The levels (core, planner,
+// cli) are independent: each case needs the levels its command lines show
+// and those it states (cases.Case.Levels), and runs when every one of them
+// is claimed or in Runner.Require; otherwise it is skipped as unsupported,
+// naming the level missing. So a command-line tool without plan and move
+// still runs its cli cases about check and apply.
 package blockpatch
