@@ -38,7 +38,9 @@
 // Whatever the implementation does, the runner writes into a case's folder
 // only through an os.Root and never through a symlink (internal/nofollow),
 // and reads trees within cases.DefaultReadLimits: FIFOs and devices are
-// never opened, huge and sparse files never read.
+// never opened, huge and sparse files never read, folders read relative to
+// their open parent no deeper than 64, and the reads after a command
+// within what is left of its --timeout (a read past it times the case out).
 //
 // # Protocols
 //
