@@ -17,7 +17,8 @@ embedded reference implementation.
 
 Other commands, before the flags:
   list [-json]        list the cases the flags select: name, profile, tags
-                      and requirement IDs, or one JSON object a line
+                      with the levels each needs (core+cli), requirement
+                      IDs; or one JSON object a line
   copy DIR            copy them into DIR as plain folders, in upstream's
                       case.json format wherever a case fits it, this
                       project's otherwise, with a README and cases.jsonl
