@@ -16,31 +16,6 @@ const (
 	Fail Expect = "fail"
 )
 
-// Level says which part of blockpatch a case needs from an implementation.
-// Levels nest: an implementation of the planner also implements core, and one
-// of the CLI forms implements both.
-type Level string
-
-// The levels, from the smallest to the largest.
-const (
-	// Core is the check/apply protocol: the patch format, matching, paths,
-	// idempotence, reverse and the JSON output of check and apply.
-	Core Level = "core"
-	// Planner is plan and move over move JSON requests.
-	Planner Level = "planner"
-	// CLI is the command line beyond that: flag spellings, patch input from
-	// stdin or -i, human output, option errors.
-	CLI Level = "cli"
-)
-
-// Levels lists the levels from the smallest to the largest.
-var Levels = []Level{Core, Planner, CLI}
-
-// Includes reports whether an implementation at level l runs cases of level m.
-func (l Level) Includes(m Level) bool {
-	return slices.Index(Levels, l) >= slices.Index(Levels, m) && slices.Contains(Levels, m)
-}
-
 // DefaultSince is the version assumed when a case does not name one:
 // upstream's conformance cases already shipped with 1.0.0.
 const DefaultSince = "1.0"
@@ -81,8 +56,9 @@ type Case struct {
 	// Since is the oldest blockpatch version the case holds for, one of
 	// spec.Profiles; DefaultSince when the case does not say.
 	Since string
-	// Level is the stated level, or the one that follows from Protocol.
-	Level    Level
+	// Levels are the levels the case needs, in the order of Levels: those
+	// its command lines need (CommandLevels) and those it states.
+	Levels   []Level
 	Protocol Protocol
 
 	// Expect, ErrorCode, Error and Result are the expectation of a

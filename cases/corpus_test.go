@@ -131,8 +131,8 @@ func TestUpstream(t *testing.T) {
 	byName := map[string]*Case{}
 	for _, c := range cs {
 		byName[c.Name] = c
-		if !c.Upstream || c.Level != Core || c.Protocol != Standard || c.Since != DefaultSince {
-			t.Errorf("%s: upstream=%v level=%s protocol=%s since=%s", c.Name, c.Upstream, c.Level, c.Protocol, c.Since)
+		if !c.Upstream || LevelsText(c.Levels) != "core" || c.Protocol != Standard || c.Since != DefaultSince {
+			t.Errorf("%s: upstream=%v levels=%v protocol=%s since=%s", c.Name, c.Upstream, c.Levels, c.Protocol, c.Since)
 		}
 		if c.Expect == Pass && (c.Retry == nil || c.Reverse == nil) {
 			t.Errorf("%s: a passing upstream case runs retry and reverse", c.Name)

@@ -33,8 +33,8 @@ func TestParseForms(t *testing.T) {
 			reason: "upstream's fields only: upstream-shaped, core, since 1.0, default retry and reverse",
 			data:   `{"expect": "pass", "patch": "P\n", "files": {"f.txt": "a\r\nb"}, "expected_files": {}, "expected_absent": ["f.txt"]}`,
 			check: func(t *testing.T, c *Case) {
-				if !c.Upstream || c.Level != Core || c.Protocol != Standard || c.Since != "1.0" || c.Expect != Pass {
-					t.Errorf("got upstream=%v level=%s protocol=%s since=%s expect=%s", c.Upstream, c.Level, c.Protocol, c.Since, c.Expect)
+				if !c.Upstream || LevelsText(c.Levels) != "core" || c.Protocol != Standard || c.Since != "1.0" || c.Expect != Pass {
+					t.Errorf("got upstream=%v levels=%v protocol=%s since=%s expect=%s", c.Upstream, c.Levels, c.Protocol, c.Since, c.Expect)
 				}
 				if string(c.Patch) != "P\n" || string(c.Files["f.txt"].Data) != "a\r\nb" {
 					t.Errorf("bytes: patch %q, file %q", c.Patch, c.Files["f.txt"].Data)
@@ -119,10 +119,10 @@ func TestParseForms(t *testing.T) {
 		},
 		{
 			name:   "metadata",
-			reason: "stated metadata is kept; a standard case may claim cli",
-			data:   `{"description": "d", "requirements": ["MATCH-003", "FMT-010"], "since": "1.1", "level": "cli", "expect": "pass", "patch": "P", "expected_files": {}, "args": ["-R"], "strip": 0}`,
+			reason: "stated metadata is kept; a standard case may add cli to the core its command lines need",
+			data:   `{"description": "d", "requirements": ["MATCH-003", "FMT-010"], "since": "1.1", "levels": ["cli"], "expect": "pass", "patch": "P", "expected_files": {}, "args": ["-R"], "strip": 0}`,
 			check: func(t *testing.T, c *Case) {
-				if c.Description != "d" || c.Since != "1.1" || c.Level != CLI || c.Protocol != Standard || c.Upstream {
+				if c.Description != "d" || c.Since != "1.1" || LevelsText(c.Levels) != "core+cli" || c.Protocol != Standard || c.Upstream {
 					t.Errorf("got %+v", c)
 				}
 				if d := cmp.Diff([]string{"MATCH-003", "FMT-010"}, c.Requirements); d != "" {
@@ -179,10 +179,10 @@ func TestParseForms(t *testing.T) {
 		},
 		{
 			name:   "planner",
-			reason: "request makes a planned case at level planner; the request is compacted as written",
+			reason: "request makes a planned case, whose plan and move need planner and its apply of the planned patch core; the request is compacted as written",
 			data:   `{"expect": "pass", "request": {"src": "f", "x-unknown": [1, null]}, "expected_patch": "P", "expected_files": {}}`,
 			check: func(t *testing.T, c *Case) {
-				if c.Protocol != Planned || c.Level != Planner || string(c.Request) != `{"src":"f","x-unknown":[1,null]}` || string(c.ExpectedPatch) != "P" {
+				if c.Protocol != Planned || LevelsText(c.Levels) != "core+planner" || string(c.Request) != `{"src":"f","x-unknown":[1,null]}` || string(c.ExpectedPatch) != "P" {
 					t.Errorf("got %+v request %s", c, c.Request)
 				}
 				if c.Retry != nil || c.Reverse != nil {
@@ -192,13 +192,13 @@ func TestParseForms(t *testing.T) {
 		},
 		{
 			name:   "steps",
-			reason: "steps make a step case at level cli with its defaults",
+			reason: "steps make a step case with its defaults; apply with --cwd=DIR needs core and cli, no command cli",
 			data: `{"patch": "P", "files": {"f": "x"}, "steps": [
 				{"args": ["apply", "{patch}", "--cwd={work}", "{}"], "stdin": {"base64": "AA=="}, "exit": 0, "stdout": "changed f\n", "files": {"f": "y"}},
 				{"args": [], "dir": "inputs", "inputs": {"move.json": "{}"}, "exit": 1, "json": {"ok": false, "error": {"code": "invalid_json", "field": null}}, "unchanged": true}
 			]}`,
 			check: func(t *testing.T, c *Case) {
-				if c.Protocol != Steps || c.Level != CLI || len(c.Steps) != 2 {
+				if c.Protocol != Steps || LevelsText(c.Levels) != "core+cli" || len(c.Steps) != 2 {
 					t.Fatalf("got %+v", c)
 				}
 				s0, s1 := c.Steps[0], c.Steps[1]
@@ -229,23 +229,43 @@ func TestParseForms(t *testing.T) {
 	}
 }
 
-func TestLevelIncludes(t *testing.T) {
+func TestCommandLevels(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		impl, c Level
-		want    bool
+		args   string
+		want   string
+		reason string
 	}{
-		{Core, Core, true},
-		{Core, Planner, false},
-		{Planner, Core, true},
-		{CLI, Planner, true},
-		{Planner, CLI, false},
-		{"bogus", Core, false},
-		{CLI, "bogus", false},
+		{"check {patch} --cwd {work} --json-output", "core", "the standard protocol's check"},
+		{"apply {patch} -R -p1 --cwd {work} --json-output", "core", "reverse and strip as the protocol passes them"},
+		{"apply {inputs}/planned.blockpatch --cwd {work} --json-output", "core", "any patch path"},
+		{"plan --json - --cwd {work}", "planner", "plan prints JSON unasked"},
+		{"move --json - --cwd {work} --json-output", "planner", "the planned protocol's move"},
+		{"apply - --cwd {work} --json-output", "core+cli", "the patch from stdin"},
+		{"apply --cwd {work} --json-output", "core+cli", "no patch argument"},
+		{"check {patch} --cwd {work}", "core+cli", "human output"},
+		{"apply {patch} --reverse --cwd {work} --json-output", "core+cli", "another spelling"},
+		{"apply {patch} -R -R --cwd {work} --json-output", "core+cli", "an option twice"},
+		{"apply {patch} --cwd={work} --json-output", "core+cli", "the equals form"},
+		{"apply {patch} --json-output --cwd {work}", "core+cli", "another order"},
+		{"apply {patch} --cwd --json-output", "core+cli", "--cwd without its folder"},
+		{"plan --json - --cwd {work} --json-output", "planner+cli", "plan asked for JSON"},
+		{"move --json {inputs}/request.json --cwd {work} --json-output", "planner+cli", "the request from a file"},
+		{"move --src f --dst g --cwd {work}", "planner+cli", "move flags"},
+		{"version --json-output", "cli", "not a protocol command"},
+		{"", "cli", "no command at all"},
+		{"APPLY {patch} --cwd {work} --json-output", "cli", "an unknown command"},
 	}
 	for _, tt := range tests {
-		if got := tt.impl.Includes(tt.c); got != tt.want {
-			t.Errorf("%s.Includes(%s) = %v, want %v", tt.impl, tt.c, got, tt.want)
+		args := strings.Fields(tt.args)
+		if got := LevelsText(CommandLevels(args)); got != tt.want {
+			t.Errorf("%q (%s): %s, want %s", tt.args, tt.reason, got, tt.want)
+		}
+	}
+	for _, c := range []ProtocolStep{StandardSteps[0], StandardSteps[3], PlannedSteps[0], PlannedSteps[1], PlannedSteps[3]} {
+		args := c.Args([]string{"-R"}, new(int))
+		if got := CommandLevels(args); len(got) != 1 {
+			t.Errorf("%q, a protocol's own command line, needs %v", args, got)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // ReadLimits bound what a tree read may cost, whatever is on disk: a tree
@@ -23,12 +24,20 @@ type ReadLimits struct {
 	FileSize int64
 	// TotalSize is the most bytes read over the whole tree.
 	TotalSize int64
-	// Depth is the most folders deep an entry may lie. Every entry is
-	// reached by its path from the root, one component at a time, so a
-	// chain of folders N deep costs N² steps: a hostile chain of 3,000
-	// once took 42 s to read.
+	// Depth is the most folders deep an entry may lie. Each folder is
+	// read relative to its open parent, so a read costs what the tree
+	// holds; the bound keeps the open folders (one a level) few, and ends
+	// at once the read of a hostile chain (3,000 deep once took 42 s, when
+	// every entry was reached by its path from the root).
 	Depth int
+	// Deadline, when set, ends the read with ErrDeadline once passed: the
+	// certifier reads a tree an implementation left within the time the
+	// command had (its --timeout), so no tree holds a case longer.
+	Deadline time.Time
 }
+
+// ErrDeadline is the error of a tree read past ReadLimits.Deadline.
+var ErrDeadline = errors.New("the tree was not read before the deadline")
 
 // DefaultReadLimits are the limits of ReadTree, and of the certifier's
 // reads: far above any case's tree, and low enough that a run stays within
@@ -47,15 +56,19 @@ type Unread map[string]string
 // and not in the Tree. More than lim.Entries entries or lim.TotalSize bytes
 // is an error. Only folders are followed into, never symlinks.
 func ReadTreeIn(r *os.Root, dir string, lim ReadLimits, skip string) (Tree, Unread, error) {
-	rd := &treeReader{r: r, lim: lim, tree: Tree{}, unread: Unread{}, skip: skip}
-	if err := rd.walk(dir, ""); err != nil {
+	rd := &treeReader{lim: lim, tree: Tree{}, unread: Unread{}, skip: skip}
+	sub, err := r.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sub.Close()
+	if err := rd.walk(sub, ""); err != nil {
 		return nil, nil, err
 	}
 	return rd.tree, rd.unread, nil
 }
 
 type treeReader struct {
-	r      *os.Root
 	lim    ReadLimits
 	tree   Tree
 	unread Unread
@@ -64,9 +77,13 @@ type treeReader struct {
 	count  int
 }
 
-// walk reads the folder root/rel (rel relative to the tree's root).
-func (rd *treeReader) walk(root, rel string) error {
-	f, err := rd.r.Open(path.Join(root, rel))
+// walk reads the folder dir, which is rel in the tree ("" for its root):
+// every name is looked up in its own folder, never by a path from the root.
+func (rd *treeReader) walk(dir *os.Root, rel string) error {
+	if !rd.lim.Deadline.IsZero() && time.Now().After(rd.lim.Deadline) {
+		return ErrDeadline
+	}
+	f, err := dir.Open(".")
 	if err != nil {
 		return err
 	}
@@ -74,8 +91,7 @@ func (rd *treeReader) walk(root, rel string) error {
 	for {
 		entries, err := f.ReadDir(256)
 		for _, d := range entries {
-			p := path.Join(rel, d.Name())
-			if err := rd.entry(root, p); err != nil {
+			if err := rd.entry(dir, d.Name(), path.Join(rel, d.Name())); err != nil {
 				return err
 			}
 		}
@@ -88,12 +104,12 @@ func (rd *treeReader) walk(root, rel string) error {
 	}
 }
 
-func (rd *treeReader) entry(root, p string) error {
+// entry reads name of the folder dir, which is p in the tree.
+func (rd *treeReader) entry(dir *os.Root, name, p string) error {
 	if rd.count++; rd.count > rd.lim.Entries {
 		return fmt.Errorf("more than %d entries in the tree: not read", rd.lim.Entries)
 	}
-	full := path.Join(root, p)
-	info, err := rd.r.Lstat(full)
+	info, err := dir.Lstat(name)
 	if err != nil {
 		return err
 	}
@@ -106,9 +122,14 @@ func (rd *treeReader) entry(root, p string) error {
 		if rd.lim.Depth > 0 && strings.Count(p, "/")+1 >= rd.lim.Depth {
 			return fmt.Errorf("folders nest deeper than %d levels (%s…): not read", rd.lim.Depth, p[:min(len(p), 80)])
 		}
-		return rd.walk(root, p)
+		sub, err := dir.OpenRoot(name)
+		if err != nil {
+			return err
+		}
+		defer sub.Close()
+		return rd.walk(sub, p)
 	case m&fs.ModeSymlink != 0:
-		target, err := rd.r.Readlink(full)
+		target, err := dir.Readlink(name)
 		if err != nil {
 			return err
 		}
@@ -118,7 +139,7 @@ func (rd *treeReader) entry(root, p string) error {
 			rd.unread[p] = tooLarge(info, rd.lim.FileSize)
 			return nil
 		}
-		data, what, err := rd.read(full, info.Size())
+		data, what, err := rd.read(dir, name, info.Size())
 		if err != nil {
 			return err
 		}
@@ -136,11 +157,11 @@ func (rd *treeReader) entry(root, p string) error {
 // read reads one regular file of the size Lstat gave, or says why not.
 // It opens without blocking, checks the opened file is still a regular
 // file, and reads no more than the limits allow, however it grows.
-func (rd *treeReader) read(name string, size int64) ([]byte, string, error) {
+func (rd *treeReader) read(dir *os.Root, name string, size int64) ([]byte, string, error) {
 	if rd.total+size > rd.lim.TotalSize {
 		return nil, "", fmt.Errorf("the tree holds more than %d bytes: not read", rd.lim.TotalSize)
 	}
-	f, err := rd.r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := dir.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, "", err
 	}

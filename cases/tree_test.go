@@ -1,11 +1,13 @@
 package cases
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -192,5 +194,29 @@ func TestReadTreeBoundsDepth(t *testing.T) {
 	}
 	if _, err := ReadTree(shallow); err != nil {
 		t.Errorf("ReadTree of a chain 3 deep: %v", err)
+	}
+}
+
+// TestReadTreeDeadline: a read past its deadline ends with ErrDeadline, so
+// the certifier can count a tree's read against the command's time.
+func TestReadTreeDeadline(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	lim := DefaultReadLimits
+	lim.Deadline = time.Now().Add(-time.Second)
+	if _, _, err := ReadTreeIn(r, ".", lim, ""); !errors.Is(err, ErrDeadline) {
+		t.Errorf("a read past its deadline: %v, want ErrDeadline", err)
+	}
+	lim.Deadline = time.Now().Add(time.Hour)
+	if tree, _, err := ReadTreeIn(r, ".", lim, ""); err != nil || !tree["a/b"].Dir {
+		t.Errorf("a read within its deadline: %v, %v", tree, err)
 	}
 }

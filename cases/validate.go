@@ -22,7 +22,7 @@ type rawCase struct {
 	Description    *string         `json:"description"`
 	Requirements   *[]string       `json:"requirements"`
 	Since          *string         `json:"since"`
-	Level          *string         `json:"level"`
+	Levels         *[]string       `json:"levels"`
 	Unprivileged   *bool           `json:"unprivileged"`
 	Expect         *string         `json:"expect" case:"upstream protocols=standard,planned"`
 	ErrorCode      *string         `json:"error_code" case:"upstream protocols=standard,planned"`
@@ -66,7 +66,6 @@ func (c *checker) build(r *rawCase) *Case {
 			c.errorf(f.Name, "not used by the %s protocol (%s)", k.Protocol, protocolHint[k.Protocol])
 		}
 	}
-	c.level(r, k)
 	if r.Unprivileged != nil {
 		if !*r.Unprivileged {
 			c.errorf("unprivileged", "false is the default; leave it out")
@@ -87,6 +86,7 @@ func (c *checker) build(r *rawCase) *Case {
 	case Steps:
 		k.Steps = c.steps(r.Steps, r.Patch != nil, &plain)
 	}
+	c.levels(r, k)
 	k.Upstream = plain && !r.hasExtension()
 	return k
 }
@@ -143,19 +143,34 @@ func (c *checker) metadata(r *rawCase, k *Case) {
 	}
 }
 
-func (c *checker) level(r *rawCase, k *Case) {
-	k.Level = map[Protocol]Level{Standard: Core, Planned: Planner, Steps: CLI}[k.Protocol]
-	if r.Level == nil {
+// levels sets the levels the case needs: those of its command lines, and
+// those it states for what its commands do not show (such as a step case
+// about where the error JSON goes, which only a full command line keeps).
+func (c *checker) levels(r *rawCase, k *Case) {
+	if k.Protocol == Steps {
+		k.Levels = k.stepLevels()
+	} else {
+		k.Levels = k.protocolLevels()
+	}
+	if r.Levels == nil {
 		return
 	}
-	l := Level(*r.Level)
-	switch {
-	case !slices.Contains(Levels, l):
-		c.errorf("level", "%q is not one of core, planner, cli", l)
-	case k.Protocol == Planned && l == Core:
-		c.errorf("level", "a case with a request needs plan and move, so its level is planner or cli")
-	default:
-		k.Level = l
+	if len(*r.Levels) == 0 {
+		c.errorf("levels", "empty list; leave it out when the commands say it all")
+	}
+	derived := slices.Clone(k.Levels)
+	for i, name := range *r.Levels {
+		f, l := fieldIndex("levels", i), Level(name)
+		switch {
+		case !slices.Contains(Levels, l):
+			c.errorf(f, "%q is not one of core, planner, cli", name)
+		case slices.Contains(derived, l):
+			c.errorf(f, "%s already follows from the case's command lines; name only the levels they do not show", l)
+		case slices.Contains(k.Levels, l):
+			c.errorf(f, "%s listed twice", l)
+		default:
+			k.Levels = sortLevels(append(k.Levels, l))
+		}
 	}
 }
 

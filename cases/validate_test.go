@@ -78,8 +78,11 @@ func TestParseErrors(t *testing.T) {
 		{name: "expect in step case", reason: "steps carry their own expectations", data: with(stepCase, `"expect": "pass"`), field: "expect", msg: "not used by the steps protocol"},
 		{name: "retry in planner case", reason: "only the standard protocol retries", data: with(planCase, `"retry": {"expect": "pass"}`), field: "retry", msg: "not used by the planned protocol"},
 		{name: "standard without patch", reason: "check and apply need a patch", data: `{"expect": "pass", "expected_files": {}}`, field: "patch", msg: "required"},
-		{name: "planner at core", reason: "plan and move are not core", data: with(planCase, `"level": "core"`), field: "level", msg: "planner or cli"},
-		{name: "level unknown", reason: "three levels", data: with(passCase, `"level": "full"`), field: "level", msg: "not one of"},
+		{name: "level the commands show", reason: "a level is stated only where the command lines do not show it", data: with(planCase, `"levels": ["planner"]`), field: "levels[0]", msg: "already follows"},
+		{name: "level unknown", reason: "three levels", data: with(passCase, `"levels": ["full"]`), field: "levels[0]", msg: "not one of"},
+		{name: "level twice", reason: "a list of levels names each once", data: with(passCase, `"levels": ["cli", "cli"]`), field: "levels[1]", msg: "twice"},
+		{name: "levels empty", reason: "an empty list says nothing", data: with(passCase, `"levels": []`), field: "levels", msg: "empty list"},
+		{name: "level, the old field", reason: "levels follow from the commands now; the one-level field is gone", data: with(passCase, `"level": "cli"`), field: "level", msg: "unknown"},
 		{name: "since unknown", reason: "1.0 or 1.1", data: with(passCase, `"since": "2.0"`), field: "since", msg: "not one of"},
 		{name: "request not an object", reason: "other input goes through stdin", data: `{"expect": "fail", "error_code": "invalid_json", "request": "{"}`, field: "request", msg: "JSON object"},
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -24,8 +25,12 @@ type CaseInfo struct {
 	// Since is the profile the case holds from.
 	Since string `json:"since"`
 	// Tags say what kind of case it is: its protocol, what it expects,
-	// its level, and marks such as "derived".
-	Tags        []string `json:"tags"`
+	// and marks such as "derived".
+	Tags []string `json:"tags"`
+	// Levels are the levels the case needs, each independent of the
+	// others (blockpatch's core, planner, cli); the case runs for an
+	// implementation that claims all of them.
+	Levels      []string `json:"levels,omitempty"`
 	Description string   `json:"description,omitempty"`
 	// File is where a copy writes the case, relative to the copy's
 	// folder, and Format names the format of that file (a key of
@@ -67,8 +72,9 @@ func (s *Settings) matches(name string) bool {
 	return (s.RunRegexp == nil || s.RunRegexp.MatchString(name)) && (s.SkipRegexp == nil || !s.SkipRegexp.MatchString(name))
 }
 
-// WriteList prints cases one a line, name, profile, tags and requirement
-// IDs in columns; with asJSON, one JSON object a line (JSON Lines), as a
+// WriteList prints cases one a line, name, profile, tags (then the levels
+// joined by "+", as in "steps,pass,core+cli") and requirement IDs in
+// columns; with asJSON, one JSON object a line (JSON Lines), as a
 // copy's IndexFile holds them.
 func WriteList(w io.Writer, cases []CaseInfo, asJSON bool) error {
 	if asJSON {
@@ -85,7 +91,11 @@ func WriteList(w io.Writer, cases []CaseInfo, asJSON bool) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, ci := range cases {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", nameText(ci.Name), ci.Since, strings.Join(ci.Tags, ","), strings.Join(ci.Requirements, " "))
+		tags := ci.Tags
+		if len(ci.Levels) > 0 {
+			tags = append(slices.Clone(tags), strings.Join(ci.Levels, "+"))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", nameText(ci.Name), ci.Since, strings.Join(tags, ","), strings.Join(ci.Requirements, " "))
 	}
 	return tw.Flush()
 }

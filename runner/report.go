@@ -95,14 +95,17 @@ func (row *Row) Add(v Verdict) {
 	}
 }
 
-// LevelRow is how an implementation did at one level of a suite.
+// LevelRow is how an implementation did at one level of a suite: the
+// cases that need the level, each also counted in the rows of the other
+// levels it needs.
 type LevelRow struct {
 	Level    string `json:"level"`
 	Claimed  bool   `json:"claimed"`
 	How      string `json:"how"`
 	Required bool   `json:"required,omitempty"`
 	Row
-	// Verdict is "passed", "failed", "unsupported" or "no cases".
+	// Verdict is "passed", "failed", "unsupported" (neither claimed nor
+	// required, so never with Claimed) or "no cases" (none ran).
 	Verdict string `json:"verdict"`
 }
 

@@ -38,8 +38,9 @@ const (
 	UnexpectedPass Verdict = "unexpected-pass"
 	// Skip: a case on the skip list failed, as the list says it does.
 	Skip Verdict = "skip"
-	// Unsupported: the case needs a level the implementation does not
-	// claim, and the level is not required.
+	// Unsupported: the case needs a level (or a feature such as a
+	// handshake operation) the implementation does not claim, and the
+	// level is not required.
 	Unsupported Verdict = "unsupported"
 	// OutOfProfile: the case holds only for a newer profile than the one
 	// certified.
@@ -70,9 +71,11 @@ type Result struct {
 	// Protocol names how the suite ran the case ("standard", "planned",
 	// "steps" for blockpatch; "runtime" for PatchDIFF), Expect whether it
 	// expects acceptance ("pass") or refusal ("fail").
-	Protocol     string   `json:"protocol"`
-	Expect       string   `json:"expect,omitempty"`
-	Level        string   `json:"level"`
+	Protocol string `json:"protocol"`
+	Expect   string `json:"expect,omitempty"`
+	// Levels are the levels the case needs (blockpatch's core, planner,
+	// cli); a suite without levels leaves them out.
+	Levels       []string `json:"levels,omitempty"`
 	Since        string   `json:"since"`
 	Requirements []string `json:"requirements,omitempty"`
 	// Description is the case's one line saying what it checks.

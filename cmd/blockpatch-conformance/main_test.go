@@ -46,9 +46,11 @@ func TestMain(m *testing.M) {
 				return exit
 			})
 		},
-		"impl-crash":  implCrash,
-		"impl-signal": implSignal,
-		"impl-core":   implCore,
+		"impl-crash":             implCrash,
+		"impl-signal":            implSignal,
+		"impl-core":              implCore,
+		"impl-cli":               func() { implCLI(false) },
+		"impl-cli-stdout-errors": func() { implCLI(true) },
 		// Hostile implementations (issue 12), each caught or contained.
 		"impl-outside":       implOutside,
 		"impl-boxlike":       implBoxlike,
@@ -219,6 +221,31 @@ func implCore() {
 		}
 	}
 	reference(nil)
+}
+
+// implCLI is a command-line tool without a planner: the reference, with
+// plan and move answering unknown_command and no planner in the features
+// of version --json-output. With stdoutErrors it prints its error JSON on
+// stdout instead of stderr.
+func implCLI(stdoutErrors bool) {
+	args := os.Args[1:]
+	switch command(args) {
+	case "plan", "move":
+		fmt.Fprintln(os.Stderr, `{"ok":false,"error":{"code":"unknown_command","message":"no planner here"}}`)
+		os.Exit(1)
+	}
+	reference(func(args []string, exit int, stdout, stderr *bytes.Buffer) int {
+		if command(args) == "version" {
+			b := bytes.ReplaceAll(stdout.Bytes(), []byte(`"planner",`), nil)
+			stdout.Reset()
+			stdout.Write(b)
+		}
+		if stdoutErrors && exit == 1 && bytes.HasPrefix(stderr.Bytes(), []byte("{")) {
+			stdout.Write(stderr.Bytes())
+			stderr.Reset()
+		}
+		return exit
+	})
 }
 
 // onApply runs the reference on the process's arguments and, after an

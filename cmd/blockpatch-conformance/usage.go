@@ -17,7 +17,8 @@ embedded reference implementation.
 
 Other commands, before the flags:
   list [-json]        list the cases the flags select: name, profile, tags
-                      and requirement IDs, or one JSON object a line
+                      with the levels each needs (core+cli), requirement
+                      IDs; or one JSON object a line
   copy DIR            copy them into DIR as plain folders, in upstream's
                       case.json format wherever a case fits it, this
                       project's otherwise, with a README and cases.jsonl
@@ -43,9 +44,10 @@ Selecting cases:
                       target anchor) and expecting that rule's error code
   --profile VERSION   the spec profile to certify: 1.0, 1.1 or 1.1.1
                       (default 1.1.1)
-  --require LEVEL     run and fail, rather than skip, the cases of LEVEL
-                      (core, planner or cli) even when the implementation
-                      does not claim it (repeatable)
+  --require LEVEL     run and fail, rather than skip, the cases needing
+                      LEVEL (core, planner or cli) even when the
+                      implementation does not claim it (repeatable): CI
+                      pins its levels so that one no longer claimed fails
 
 Running:
   --parallel N        cases run at once (default: the number of CPUs)
@@ -65,9 +67,12 @@ Running:
                       command, instead of calling it in process
 
 ` + certcmd.OutputUsage + `
-Levels: core is check and apply; planner adds plan and move; cli adds the
-other command-line forms. The runner reads a "features" list from
-"version --json-output", or else probes each level; the cases of a level
-the implementation does not claim are reported as unsupported.
+Levels are independent features: core is check and apply as the protocol
+runs them; planner is plan and move on a request from stdin; cli is every
+other command-line form (stdin, -i, -d, other spellings, human output).
+Each case needs the levels its commands show ("list" prints them, as
+core+cli); it runs when all are claimed or required and is reported as
+unsupported otherwise. The runner reads a "features" list from
+"version --json-output", or else probes each level.
 
 ` + certcmd.ExitUsage

@@ -18,7 +18,7 @@ import (
 // one it certifies; "--" before an implementation named like a
 // subcommand keeps it from being read as one.
 const (
-	CmdList    = "list"    // list the cases: name, profile, tags, requirements
+	CmdList    = "list"    // list the cases: name, profile, tags (and levels), requirements
 	CmdCopy    = "copy"    // copy DIR: the cases as plain files
 	CmdVersion = "version" // the module version and the corpus hash
 	CmdCompare = "compare" // run several implementations into one matrix

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
@@ -114,15 +115,16 @@ func (cr *caseRun) setup() error {
 // saveOutside records the box as it must stay; the runner calls it after
 // each of its own writes outside the work tree.
 func (cr *caseRun) saveOutside() error {
-	t, err := cr.readOutside()
+	t, err := cr.readOutside(time.Time{})
 	cr.outside = t
 	return err
 }
 
 // readOutside reads the box but what the work tree holds: the work folder
-// itself, its mode and owner included, is part of what must stay.
-func (cr *caseRun) readOutside() (cases.Tree, error) {
-	t, unread, err := cases.ReadTreeIn(cr.root, ".", cases.DefaultReadLimits, workRel)
+// itself, its mode and owner included, is part of what must stay. A read
+// after a command stops at the command's deadline (cases.ErrDeadline).
+func (cr *caseRun) readOutside(deadline time.Time) (cases.Tree, error) {
+	t, unread, err := cases.ReadTreeIn(cr.root, ".", readLimits(deadline), workRel)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +145,18 @@ func (cr *caseRun) readOutside() (cases.Tree, error) {
 	return t, nil
 }
 
-// readWork reads the work tree; a file it cannot read is an error.
-func (cr *caseRun) readWork() (cases.Tree, error) {
-	t, unread, err := cases.ReadTreeIn(cr.root, workRel, cases.DefaultReadLimits, "")
+// readLimits are the certifier's limits of a tree read, with the deadline
+// of the command whose tree it reads (zero for the runner's own trees).
+func readLimits(deadline time.Time) cases.ReadLimits {
+	lim := cases.DefaultReadLimits
+	lim.Deadline = deadline
+	return lim
+}
+
+// readWork reads the work tree; a file it cannot read is an error, and so
+// is a read past deadline when it is set.
+func (cr *caseRun) readWork(deadline time.Time) (cases.Tree, error) {
+	t, unread, err := cases.ReadTreeIn(cr.root, workRel, readLimits(deadline), "")
 	if err != nil {
 		return nil, err
 	}

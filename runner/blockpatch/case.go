@@ -20,7 +20,7 @@ import (
 func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Features, seed uint64, desc runner.Description, iso *runner.Isolation) *runner.Result {
 	c := l.Case
 	res := &runner.Result{
-		Name: c.Name, Source: l.Source, Protocol: string(c.Protocol), Expect: string(c.Expect), Level: string(c.Level),
+		Name: c.Name, Source: l.Source, Protocol: string(c.Protocol), Expect: string(c.Expect), Levels: levelNames(c.Levels),
 		Since: c.Since, Requirements: c.Requirements, Description: c.Description, Case: c,
 	}
 	if r.Rerun != nil {
@@ -30,8 +30,8 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 		res.Verdict, res.Reason = runner.OutOfProfile, fmt.Sprintf("the case holds from profile %s; certifying %s", c.Since, r.Profile)
 		return res
 	}
-	if !f.Supports(c.Level) && !slices.Contains(r.Require, c.Level) {
-		res.Verdict, res.Reason = runner.Unsupported, fmt.Sprintf("level %s is not supported (%s)", c.Level, levelWhy(f, c.Level))
+	if missing := f.missing(c.Levels, r.Require); len(missing) > 0 {
+		res.Verdict, res.Reason = runner.Unsupported, fmt.Sprintf("the case needs %s; %s", cases.LevelsText(c.Levels), levelWhy(f, missing))
 		return res
 	}
 	if c.NeedsHold() && !f.Has(cases.HoldFeature) {
@@ -88,16 +88,21 @@ func (r *Runner) runCase(ctx context.Context, l loaded, i int, root string, f Fe
 	return res
 }
 
-func levelWhy(f Features, l cases.Level) string {
-	for _, m := range cases.Levels {
-		if !slices.Contains(f.Claimed, m) {
-			return fmt.Sprintf("%s: %s", m, f.How[m])
-		}
-		if m == l {
-			break
-		}
+// levelWhy says why each level of missing is not claimed.
+func levelWhy(f Features, missing []cases.Level) string {
+	var out []string
+	for _, l := range missing {
+		out = append(out, fmt.Sprintf("%s %s", l, f.How[l]))
 	}
-	return "not claimed"
+	return strings.Join(out, "; ")
+}
+
+func levelNames(ls []cases.Level) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = string(l)
+	}
+	return out
 }
 
 func firstLine(problems []string) string {

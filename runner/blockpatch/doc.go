@@ -38,7 +38,9 @@
 // Whatever the implementation does, the runner writes into a case's folder
 // only through an os.Root and never through a symlink (internal/nofollow),
 // and reads trees within cases.DefaultReadLimits: FIFOs and devices are
-// never opened, huge and sparse files never read.
+// never opened, huge and sparse files never read, folders read relative to
+// their open parent no deeper than 64, and the reads after a command
+// within what is left of its --timeout (a read past it times the case out).
 //
 // # Protocols
 //
@@ -62,7 +64,10 @@
 //
 // Probe asks an implementation which levels it implements: the features
 // list of "version --json-output", or else clean unknown_command and
-// unknown_option answers to probing commands. Levels nest (core, planner,
-// cli); cases of an unsupported level are skipped unless the level is in
-// Runner.Require.
+// unknown_option answers to probing commands. The levels (core, planner,
+// cli) are independent: each case needs the levels its command lines show
+// and those it states (cases.Case.Levels), and runs when every one of them
+// is claimed or in Runner.Require; otherwise it is skipped as unsupported,
+// naming the level missing. So a command-line tool without plan and move
+// still runs its cli cases about check and apply.
 package blockpatch

@@ -55,7 +55,7 @@ func (r *Runner) Catalog() (*runner.Catalog, error) {
 		ci := runner.CaseInfo{
 			Name: c.Name, Source: l.Source, Requirements: c.Requirements, Since: c.Since,
 			Description: c.Description, File: path.Join(c.Name, cases.CaseFile),
-			Format: FormatExtended, Data: data[c.Name],
+			Format: FormatExtended, Data: data[c.Name], Levels: levelNames(c.Levels),
 		}
 		if up, ok := cases.UpstreamFile(c); ok {
 			ci.Format, ci.Data = FormatUpstream, up
@@ -64,7 +64,6 @@ func (r *Runner) Catalog() (*runner.Catalog, error) {
 		if c.Expect != "" {
 			ci.Tags = append(ci.Tags, string(c.Expect))
 		}
-		ci.Tags = append(ci.Tags, string(c.Level))
 		if strings.HasSuffix(l.Source, derivedSuffix) {
 			ci.Tags = append(ci.Tags, "derived")
 			cat.Corpus.Derived++

@@ -3,6 +3,7 @@ package blockpatch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,24 +48,28 @@ type stepError struct {
 func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) (*record, *stepError) {
 	rec := &record{step: step, inv: runner.Invocation{Args: args, Dir: dir, Stdin: stdin, Isolation: cr.iso, Writable: []string{cr.box, cr.home}, Home: cr.home}}
 	cr.last = rec
-	before, err := cr.readWork()
+	before, err := cr.readWork(time.Time{})
 	if err != nil {
 		return rec, &stepError{verdict: runner.Error, problems: []string{"reading the work tree: " + err.Error()}, rec: rec}
 	}
 	rec.before = before
-	ctx, cancel := context.WithTimeout(cr.ctx, cr.r.Timeout)
+	// The command's --timeout covers the reads of what it left too, so
+	// that no tree, however built, holds a case past it.
+	deadline := time.Now().Add(cr.r.Timeout)
+	ctx, cancel := context.WithDeadline(cr.ctx, deadline)
 	if cr.race != nil {
 		rec.out = cr.execRacing(ctx, rec)
 	} else {
 		rec.out = cr.impl.Exec(ctx, rec.inv)
 	}
 	cancel()
-	after, err := cr.readWork()
-	rec.after = after
-	if err != nil {
-		return rec, &stepError{verdict: runner.Fail, problems: []string{"the work tree cannot be read after the command: " + err.Error()}, rec: rec}
-	}
 	o := rec.out
+	readBy := deadline
+	if o.TimedOut || o.Err != nil {
+		readBy = time.Time{} // the command had its time: the read limits alone bound the reads
+	}
+	after, err := cr.readWork(readBy)
+	rec.after = after
 	if o.Err != nil {
 		return rec, &stepError{verdict: runner.Error, problems: []string{"the implementation could not be run: " + o.Err.Error()}, rec: rec}
 	}
@@ -72,7 +77,17 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 		return rec, &stepError{verdict: runner.Escape, problems: []string{fmt.Sprintf("the command wrote outside its case's folder: %s; it may write only in its work tree (the writes went to an overlay, which the runner removed: the host is unchanged)",
 			strings.Join(o.Outside, ", "))}, rec: rec}
 	}
-	if outside, err := cr.readOutside(); err != nil || !sameTree(cr.outside, outside) {
+	if errors.Is(err, cases.ErrDeadline) {
+		return rec, readTimeout(cr.r.Timeout, rec)
+	}
+	if err != nil {
+		return rec, &stepError{verdict: runner.Fail, problems: []string{"the work tree cannot be read after the command: " + err.Error()}, rec: rec}
+	}
+	outside, err := cr.readOutside(readBy)
+	if errors.Is(err, cases.ErrDeadline) {
+		return rec, readTimeout(cr.r.Timeout, rec)
+	}
+	if err != nil || !sameTree(cr.outside, outside) {
 		msg := "the folders around the work tree cannot be read: "
 		if err != nil {
 			msg += err.Error()
@@ -104,6 +119,12 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 		return rec, &stepError{verdict: runner.Fail, problems: []string{"the command printed more output than the runner keeps; it cannot be one JSON line"}, rec: rec}
 	}
 	return rec, nil
+}
+
+// readTimeout is the verdict of a command whose run and the read of the
+// trees it left took longer than its timeout.
+func readTimeout(timeout time.Duration, rec *record) *stepError {
+	return &stepError{verdict: runner.Timeout, problems: []string{fmt.Sprintf("the command and the read of the tree it left did not finish within %s (--timeout counts both)", timeout)}, rec: rec}
 }
 
 // finish turns the problems of a step into its verdict.

@@ -40,18 +40,21 @@ func (f Features) Has(feature string) bool {
 	return slices.Contains(list, any(feature))
 }
 
-// Supports reports whether cases of level l run: levels nest, so l and
-// every smaller level must be claimed.
-func (f Features) Supports(l cases.Level) bool {
-	for _, m := range cases.Levels {
-		if !slices.Contains(f.Claimed, m) {
-			return false
-		}
-		if m == l {
-			return true
+// Claims reports whether the implementation claims level l.
+func (f Features) Claims(l cases.Level) bool { return slices.Contains(f.Claimed, l) }
+
+// missing returns the levels of needs that the implementation does not
+// claim and require does not name: a case runs when there are none. The
+// levels are independent, so a case about check on stdin (core and cli)
+// runs for an implementation without a planner.
+func (f Features) missing(needs, require []cases.Level) []cases.Level {
+	var out []cases.Level
+	for _, l := range needs {
+		if !f.Claims(l) && !slices.Contains(require, l) {
+			out = append(out, l)
 		}
 	}
-	return false
+	return out
 }
 
 // probeRequest is a move request for a file that does not exist: any
@@ -59,12 +62,12 @@ func (f Features) Supports(l cases.Level) bool {
 // and writes nothing.
 const probeRequest = `{"src":"absent.txt","src_start":"a","src_end":"b","target_before":"c"}`
 
-// Probe asks impl which levels it implements. When `version --json-output`
-// prints an object with a "features" list, the list decides. Otherwise core
-// is assumed, and a level counts as claimed unless the implementation
-// cleanly rejects it: planner when `plan` or `move` answers unknown_command,
-// cli when `check -d DIR -i PATCH` answers unknown_option or
-// unknown_command. A missing or failing version command is tolerated.
+// Probe asks impl which levels it implements, each on its own. When
+// `version --json-output` prints an object with a "features" list, the list
+// decides. Otherwise core is assumed, and a level counts as claimed unless
+// the implementation cleanly rejects it: planner when `plan` or `move`
+// answers unknown_command, cli when `check -d DIR -i PATCH` answers
+// unknown_option or unknown_command. A missing or failing version command is tolerated.
 // The probes run in parallel inside dir, which must exist and be empty.
 func Probe(ctx context.Context, impl runner.Implementation, dir string, timeout time.Duration) (Features, error) {
 	return probe(ctx, impl, dir, timeout, nil)

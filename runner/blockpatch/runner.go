@@ -197,31 +197,29 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 }
 
 // levels sums up the results by level, with what the implementation
-// claims.
+// claims. A case counts in the row of every level it needs, so a claimed
+// level whose cases need another, unclaimed one shows them as skipped; the
+// verdict is "unsupported" only for a level neither claimed nor required.
 func (r *Runner) levels(f Features, results []*runner.Result) []runner.LevelRow {
-	rows := map[cases.Level]*runner.LevelRow{}
-	for _, l := range cases.Levels {
-		rows[l] = &runner.LevelRow{Row: runner.Row{Name: string(l)}, Level: string(l), Claimed: slices.Contains(f.Claimed, l), How: f.How[l], Required: slices.Contains(r.Require, l)}
-	}
-	for _, res := range results {
-		if lr := rows[cases.Level(res.Level)]; lr != nil {
-			lr.Add(res.Verdict)
-		}
-	}
 	var out []runner.LevelRow
 	for _, l := range cases.Levels {
-		lr := rows[l]
+		lr := runner.LevelRow{Row: runner.Row{Name: string(l)}, Level: string(l), Claimed: f.Claims(l), How: f.How[l], Required: slices.Contains(r.Require, l)}
+		for _, res := range results {
+			if slices.Contains(res.Levels, string(l)) {
+				lr.Add(res.Verdict)
+			}
+		}
 		switch {
 		case lr.Failed > 0:
 			lr.Verdict = "failed"
-		case !f.Supports(l) && !lr.Required:
+		case !lr.Claimed && !lr.Required:
 			lr.Verdict = "unsupported"
 		case lr.Passed > 0:
 			lr.Verdict = "passed"
 		default:
 			lr.Verdict = "no cases"
 		}
-		out = append(out, *lr)
+		out = append(out, lr)
 	}
 	return out
 }
