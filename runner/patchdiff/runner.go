@@ -24,6 +24,9 @@ type Source struct {
 	// Root is the corpus folder inside FS, usually ".".
 	Root    string
 	Options pdcases.Options
+	// Dir is the folder on disk FS reads, if any: an adapter under bwrap
+	// cannot see it (runner.Isolation.Hide).
+	Dir string
 }
 
 // Corpus is the project's embedded PatchDIFF corpus.
@@ -33,7 +36,7 @@ func Corpus() Source {
 
 // Dir is a folder of case files on disk.
 func Dir(dir string) Source {
-	return Source{Label: dir, FS: os.DirFS(dir), Root: "."}
+	return Source{Label: dir, FS: os.DirFS(dir), Root: ".", Dir: dir}
 }
 
 // Runner certifies a PatchDIFF applier over cases. Its fields are plain
@@ -140,6 +143,11 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 				impl = r.Isolate
 			}
 			iso := runner.ChooseIsolation(ctx, impl, r.NoIsolation, dir, overlayDir)
+			for _, s := range r.Sources {
+				if s.Dir != "" {
+					iso.Hide(s.Dir)
+				}
+			}
 			if _, oneShot := r.Applier.(OneShot); !oneShot {
 				iso = iso.Blocking()
 			}
