@@ -41,8 +41,11 @@ type Certificate struct {
 	Corpus   CorpusInfo `json:"corpus"`
 	SkipList *SkipList  `json:"skip_list,omitempty"`
 	Seed     uint64     `json:"seed"`
-	Parallel int        `json:"parallel"`
-	Timeout  Duration   `json:"timeout"`
+	// Generated says how many cases the run generated from its seed,
+	// besides the corpus; nil when none.
+	Generated *GeneratedInfo `json:"generated,omitempty"`
+	Parallel  int            `json:"parallel"`
+	Timeout   Duration       `json:"timeout"`
 
 	// Areas counts results by the requirement areas the cases cite (a
 	// case counts once in each area it cites); Profiles by the profile a
@@ -73,6 +76,13 @@ type CorpusInfo struct {
 	Derived int `json:"derived,omitempty"`
 	// SHA256 covers every loaded case file and its name.
 	SHA256 string `json:"sha256"`
+}
+
+// GeneratedInfo names the cases a run generated: Cases of them, from
+// Seed (the run's seed).
+type GeneratedInfo struct {
+	Seed  uint64 `json:"seed"`
+	Cases int    `json:"cases"`
 }
 
 // Row is one line of a certificate table.
