@@ -29,7 +29,8 @@ const GeneratedDir = "generated"
 // reference's outcomes. Case generated/K is iteration K: `blockpatch-fuzz
 // --seed S --replay K -- IMPL` runs it as a campaign, shrinking included.
 // An implementation that has memorised the corpus meets these for the
-// first time. An iteration whose case would not load (a move request
+// first time. A case that creates or removes a whole file holds since
+// profile 1.1, as the corpus' do; the others since 1.0. An iteration whose case would not load (a move request
 // naming a member twice, which case files refuse) is passed over, so the
 // names may skip a number. The cases are returned as a folder of case files (Root ".");
 // tempDir holds the reference's folders while they are made (empty:
@@ -63,7 +64,11 @@ func Generate(ctx context.Context, seed uint64, n int, tempDir string) (fs.FS, e
 		name := path.Join(GeneratedDir, fmt.Sprintf("%0*d", width, k))
 		desc := fmt.Sprintf("Generated from seed %d, iteration %d (%s); the expectations are the reference's outcomes.",
 			seed, k, strings.Join(sc.Notes, ", "))
-		data, err := caseFile(sc, steps, desc, "", nil)
+		var meta *caseMeta
+		if sc.WholeFile() {
+			meta = &caseMeta{since: "1.1"}
+		}
+		data, err := caseFile(sc, steps, desc, "", meta)
 		if err != nil {
 			return nil, fmt.Errorf("generating case %s of seed %d: %w", name, seed, err)
 		}

@@ -55,11 +55,7 @@ Running:
                       process group is killed (default 5s)
   --seed N            order the cases and make the generated ones with
                       this seed (default: random; the report prints it)
-  --generated N       add N cases generated from the seed: fuzzed trees,
-                      patches and move requests whose expectations are
-                      the embedded reference's outcomes, named
-                      generated/NNN (default 30; 0 leaves them out)
-  --keep              keep the folders of failed cases: the tree before
+` + certcmd.GeneratedUsage + `  --keep              keep the folders of failed cases: the tree before
                       the failing command, the expected tree, the output
                       and a reproduce.sh that reruns the command
   --no-isolation      run the implementation's commands without bubblewrap

@@ -59,10 +59,9 @@ type Runner struct {
 	// fail, even when the implementation does not claim the level.
 	Require []cases.Level
 
-	// Generated is how many cases Generate makes for the run from its
-	// seed (generated.go); 0 or a nil Generate adds none.
-	Generated int
-	Generate  Generator
+	// Generate (fuzz.Generate) makes Settings.Generated cases for the run
+	// from its seed (generated.go); nil makes none.
+	Generate runner.Generator
 }
 
 // Suite describes blockpatch to the runner core: its profiles and the
@@ -168,7 +167,7 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	settings.Seed = r.RunSeed()
 	more, generated, err := r.generated(ctx, settings.Seed)
 	if err == nil {
-		all, err = withGenerated(all, more)
+		all, err = runner.Merge(all, more, func(c *cases.Case) string { return c.Name })
 	}
 	if err != nil {
 		return nil, err
