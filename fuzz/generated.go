@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -29,8 +30,8 @@ const GeneratedDir = "generated"
 // reference's outcomes. Case generated/K is iteration K: `blockpatch-fuzz
 // --seed S --replay K -- IMPL` runs it as a campaign, shrinking included.
 // An implementation that has memorised the corpus meets these for the
-// first time. A case that creates or removes a whole file holds since
-// profile 1.1, as the corpus' do; the others since 1.0. An iteration whose case would not load (a move request
+// first time. A case that uses what 1.1 added holds since profile 1.1,
+// as the corpus' do (since11); the others since 1.0. An iteration whose case would not load (a move request
 // naming a member twice, which case files refuse) is passed over, so the
 // names may skip a number. The cases are returned as a folder of case files (Root ".");
 // tempDir holds the reference's folders while they are made (empty:
@@ -65,7 +66,7 @@ func Generate(ctx context.Context, seed uint64, n int, tempDir string) (fs.FS, e
 		desc := fmt.Sprintf("Generated from seed %d, iteration %d (%s); the expectations are the reference's outcomes.",
 			seed, k, strings.Join(sc.Notes, ", "))
 		var meta *caseMeta
-		if sc.WholeFile() {
+		if since11(sc) {
 			meta = &caseMeta{since: "1.1"}
 		}
 		data, err := caseFile(sc, steps, desc, "", meta)
@@ -94,4 +95,12 @@ func referenceSteps(ctx context.Context, ref Impl, sb *sandbox, sc *gen.Scenario
 		got = slices.DeleteFunc(got, func(s Step) bool { return find(steps, s.Name) == nil })
 	}
 	return got, nil
+}
+
+// since11 reports whether a scenario uses what blockpatch 1.1 added: a
+// whole file created or removed (SHAPE-010 to SHAPE-014), or a request
+// with a mode member, which 1.0 refuses as an unknown argument (PLAN-019
+// to PLAN-025), even where a mutation put it in.
+func since11(sc *gen.Scenario) bool {
+	return sc.WholeFile() || sc.Protocol == gen.ProtoRequest && bytes.Contains(sc.Request, []byte(`"mode"`))
 }
