@@ -42,14 +42,6 @@ type Scenario struct {
 	Notes []string
 }
 
-// WholeFile reports whether the scenario creates or removes a whole file
-// (SHAPE-010 to SHAPE-014, PLAN-019 and on), which blockpatch 1.0 did not
-// do: its cases hold since profile 1.1.
-func (sc *Scenario) WholeFile() bool {
-	shape := abs(sc.Spec.Shape) % numShapes
-	return shape == ShapeCreate || shape == ShapeRemove
-}
-
 // Build turns a Spec into a Scenario. It never fails: a Spec that makes no
 // sense builds a scenario that implementations must reject.
 func Build(s Spec) *Scenario {
