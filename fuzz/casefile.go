@@ -101,8 +101,10 @@ func expectFail(o *cases.Object, s *Step, order []string) {
 func caseFile(sc *gen.Scenario, ref []Step, description, upTo string, meta *caseMeta) ([]byte, error) {
 	head := func(description string) cases.Object {
 		c := cases.Object{{Key: "description", Value: description}}
-		if meta != nil {
+		if meta != nil && len(meta.requirements) > 0 {
 			c.Set("requirements", meta.requirements, caseOrder...)
+		}
+		if meta != nil {
 			c.Set("since", meta.since, caseOrder...)
 		}
 		return c

@@ -90,6 +90,15 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	} else if inv.Isolation != nil {
 		argv = append(inv.Isolation.Limits.prefix(), argv...)
 	}
+	var cg *commandCgroup
+	if inv.Isolation != nil {
+		var err error
+		if cg, err = inv.Isolation.Limits.cgroup(); err != nil {
+			return Outcome{Exit: -1, Err: err}
+		} else if cg != nil {
+			argv = cg.wrap(argv)
+		}
+	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = inv.Dir
 	marker := newMarker()
@@ -124,6 +133,9 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	}
 	if err != nil {
 		leftovers(marker, 0) // forgets the marker
+		if cg != nil {
+			cg.close()
+		}
 		return Outcome{Exit: -1, Err: err}
 	}
 	err = cmd.Wait()
@@ -139,6 +151,11 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	}
 	if !isolated {
 		o.Leftovers = leftovers(marker, cmd.Process.Pid)
+	}
+	if cg != nil {
+		// A cgroup that cannot be removed is left behind, empty or
+		// not; the command's verdict does not depend on it.
+		o.ForksRefused, _ = cg.close()
 	}
 	o.Stdout, o.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
 	o.Truncated = stdout.dropped > 0 || stderr.dropped > 0

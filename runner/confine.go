@@ -24,8 +24,12 @@ import (
 // Limits. Every command starts under prlimit(1) with the Limits below. A
 // command ended by SIGXFSZ hit the file size limit, and its case's reason
 // says so. The process limit (RLIMIT_NPROC) counts the processes of the
-// command's user, and the kernel never applies it to uid 0: run by root it
-// does not hold, and the certificate says so.
+// command's user, and the kernel never applies it to uid 0; so where it
+// can, the runner also puts each command in a pids cgroup of its own
+// with that limit (cgroup_linux.go), which holds for root too, and a
+// command whose forks it refused fails its case naming the limit. Run by
+// root with no such cgroup the process limit does not hold, and the
+// certificate says so.
 //
 // Environment. A command sees only the variables of EnvAllowed, HOME and
 // TMPDIR naming a folder of its own, the runner's hook variables, and the
@@ -47,10 +51,13 @@ type Limits struct {
 	FileSize int64 `json:"file_size"`
 	// OpenFiles is RLIMIT_NOFILE.
 	OpenFiles int `json:"open_files"`
-	// Note says which limits do not hold here, and why.
+	// Note says which limits do not hold here, and why, or how the
+	// process limit holds.
 	Note string `json:"note,omitempty"`
 
 	prlimit string
+	// pids, when set, puts each command in a pids cgroup of its own.
+	pids *pidsCgroups
 }
 
 // DefaultLimits are far above what any blockpatch command of the corpus
@@ -88,15 +95,32 @@ func newLimits() (*Limits, string) {
 	}
 	l := DefaultLimits
 	l.prlimit = p
-	if os.Geteuid() == 0 {
-		l.Note = "the process limit does not hold for uid 0: the kernel exempts root's user from RLIMIT_NPROC"
+	pids, err := newPidsCgroups(l.Processes)
+	switch {
+	case err == nil:
+		l.pids = pids
+		l.Note = "each command in a pids cgroup " + pids.version + " of its own: the process limit holds for uid 0 too"
+	case os.Geteuid() == 0:
+		l.Note = "the process limit does not hold for uid 0: the kernel exempts root's user from RLIMIT_NPROC, and no pids cgroup can be made: " + err.Error()
 	}
 	return &l, ""
 }
 
+// cgroup makes the pids cgroup of one command, or returns nil where there
+// are none.
+func (l *Limits) cgroup() (*commandCgroup, error) {
+	if l == nil || l.pids == nil {
+		return nil, nil
+	}
+	return l.pids.enter(l.Processes)
+}
+
 // LimitHit names the limit a command's end shows it hit, or "".
 func (o Outcome) LimitHit() string {
-	if o.Signal == signalName(sigXFSZ) {
+	switch {
+	case o.ForksRefused > 0:
+		return "process limit"
+	case o.Signal == signalName(sigXFSZ):
 		return "file size limit"
 	}
 	return ""

@@ -86,3 +86,19 @@ func Gather[C any](n int, load func(i int) (string, []C, error), file func(i int
 	}
 	return sorted, hash.Sum(), nil
 }
+
+// Merge adds the cases more (generated ones) to all, in name order,
+// outside the corpus hash; a name both hold is an error.
+func Merge[C any](all, more []Loaded[C], name func(C) string) ([]Loaded[C], error) {
+	if len(more) == 0 {
+		return all, nil
+	}
+	out := slices.Concat(all, more)
+	slices.SortFunc(out, func(a, b Loaded[C]) int { return strings.Compare(name(a.Case), name(b.Case)) })
+	for i := 1; i < len(out); i++ {
+		if name(out[i].Case) == name(out[i-1].Case) {
+			return nil, fmt.Errorf("case %s is both loaded and generated: rename the loaded one, or generate none", name(out[i].Case))
+		}
+	}
+	return out, nil
+}

@@ -8,7 +8,9 @@
 //     failures (SkipList, whose stale entries fail the run or are pruned
 //     from its file, and which a run can write from its failures), the
 //     profile, timeouts, parallelism, the seed that shuffles the order
-//     (Schedule), keeping failed cases, progress;
+//     (Schedule) and makes the generated cases (Generated, Generator:
+//     the suites add them beside the corpus with Merge, outside its hash),
+//     keeping failed cases, progress;
 //   - the Catalog of a suite's cases, listed (WriteList) or copied as
 //     plain files with a README and an index (Copy), and the
 //     ModuleVersion that names the build;
@@ -28,8 +30,9 @@
 //     certificate's "outside writes" line says which. Under bwrap a
 //     command keeps no capability, cannot see the run's temp root (but its
 //     own folders), the suites' case folders or the certifier's executable
-//     (Isolation.Hide), and every command runs under Limits and sees only
-//     an allow-listed environment (confine.go). Orphans are adopted
+//     (Isolation.Hide), and every command runs under Limits, in a pids
+//     cgroup of its own where one can be made (cgroup_linux.go), and sees
+//     only an allow-listed environment (confine.go). Orphans are adopted
 //     and swept when commands run unconfined; a temp root's stray names and
 //     mode changes are run-level problems (TempRoot);
 //   - Verdicts and Results, where "the implementation rejected this" is

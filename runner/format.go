@@ -197,7 +197,12 @@ func (c *Certificate) write(b *strings.Builder, warnings int, verbose bool) {
 	} else {
 		row("skip list", "none")
 	}
-	row("seed", "%d (--seed %d replays this order)", c.Seed, c.Seed)
+	if g := c.Generated; g != nil {
+		row("seed", "%d (--seed %d replays this order and the generated cases)", c.Seed, c.Seed)
+		row("generated", "%d cases from seed %d, judged by the reference (--generated N sizes them, 0 leaves them out)", g.Cases, g.Seed)
+	} else {
+		row("seed", "%d (--seed %d replays this order)", c.Seed, c.Seed)
+	}
 	if c.Isolation != nil {
 		row("isolation", "%s", c.Isolation)
 		if c.Isolation.Outside != "" {
@@ -398,6 +403,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	prop("profile", c.Profile)
 	prop("corpus_sha256", c.Corpus.SHA256)
 	prop("seed", fmt.Sprint(c.Seed))
+	if c.Generated != nil {
+		prop("generated", fmt.Sprint(c.Generated.Cases))
+	}
 	prop("partial", strings.Join(c.Partial, "; "))
 	for _, l := range c.Levels {
 		prop("level "+string(l.Level), l.Verdict)

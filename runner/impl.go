@@ -59,6 +59,9 @@ type Outcome struct {
 	// isolation that observes it (Isolation.Observed); the host is
 	// unchanged.
 	Outside []string
+	// ForksRefused counts the processes the command could not start
+	// because of the process limit, as its pids cgroup tells (confine.go).
+	ForksRefused int
 	// Err is a harness fault: the program could not be started.
 	Err     error
 	Elapsed time.Duration

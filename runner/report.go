@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
 	"maps"
 	"slices"
 	"strings"
@@ -41,8 +43,11 @@ type Certificate struct {
 	Corpus   CorpusInfo `json:"corpus"`
 	SkipList *SkipList  `json:"skip_list,omitempty"`
 	Seed     uint64     `json:"seed"`
-	Parallel int        `json:"parallel"`
-	Timeout  Duration   `json:"timeout"`
+	// Generated says how many cases the run generated from its seed,
+	// besides the corpus; nil when none.
+	Generated *GeneratedInfo `json:"generated,omitempty"`
+	Parallel  int            `json:"parallel"`
+	Timeout   Duration       `json:"timeout"`
 
 	// Areas counts results by the requirement areas the cases cite (a
 	// case counts once in each area it cites); Profiles by the profile a
@@ -73,6 +78,25 @@ type CorpusInfo struct {
 	Derived int `json:"derived,omitempty"`
 	// SHA256 covers every loaded case file and its name.
 	SHA256 string `json:"sha256"`
+}
+
+// Generator makes n cases from seed as a folder of case files of the
+// suite (names generated/NNN), with tempDir for its own folders. The
+// certifiers pass the fuzz generators, which judge generated scenarios by
+// the embedded reference; the runner itself knows no reference.
+type Generator func(ctx context.Context, seed uint64, n int, tempDir string) (fs.FS, error)
+
+// DefaultGenerated is how many generated cases a certificate runs unless
+// told otherwise: enough that an implementation which memorised the
+// corpus fails some (fuzz's TestGeneratedCatchMemoriser), few enough to
+// cost about a second of the run.
+const DefaultGenerated = 30
+
+// GeneratedInfo names the cases a run generated: Cases of them, from
+// Seed (the run's seed).
+type GeneratedInfo struct {
+	Seed  uint64 `json:"seed"`
+	Cases int    `json:"cases"`
 }
 
 // Row is one line of a certificate table.

@@ -50,8 +50,13 @@ type Settings struct {
 	// NoIsolation runs an external implementation's commands without
 	// bubblewrap even when it is installed (see Isolation).
 	NoIsolation bool
-	// Seed orders the cases; 0 picks one. The report prints it.
+	// Seed orders the cases and makes the generated ones; 0 picks one.
+	// The report prints it.
 	Seed uint64
+	// Generated is how many cases the suite's generator (Generator) makes
+	// from the seed besides the corpus; 0 makes none. The certifiers'
+	// default is DefaultGenerated.
+	Generated int
 
 	// Progress, when set, is called after each case, from one goroutine at
 	// a time.

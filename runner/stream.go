@@ -28,6 +28,8 @@ type Stream struct {
 	// exit is the outcome of the process once exited is closed.
 	exit     Outcome
 	killOnce sync.Once
+	// cg is the program's pids cgroup, if it has one (confine.go).
+	cg *commandCgroup
 }
 
 type streamLine struct {
@@ -48,6 +50,15 @@ func StartStream(c *Command, args []string, dir string, iso *Isolation, writable
 	if iso.Isolated() {
 		argv = iso.wrap(argv, writable, nil)
 	}
+	var cg *commandCgroup
+	if iso != nil {
+		var err error
+		if cg, err = iso.Limits.cgroup(); err != nil {
+			return nil, err
+		} else if cg != nil {
+			argv = cg.wrap(argv)
+		}
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = c.environ(dir, newMarker())
@@ -60,10 +71,13 @@ func StartStream(c *Command, args []string, dir string, iso *Isolation, writable
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{cmd: cmd, stdin: stdin, lines: make(chan streamLine, 1), stderr: &capture{limit: 64 << 10}, exited: make(chan struct{})}
+	s := &Stream{cmd: cmd, stdin: stdin, lines: make(chan streamLine, 1), stderr: &capture{limit: 64 << 10}, exited: make(chan struct{}), cg: cg}
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
+		if cg != nil {
+			cg.close()
+		}
 		return nil, err
 	}
 	go s.read(bufio.NewReaderSize(stdout, 64<<10), maxLine)
@@ -114,6 +128,9 @@ func (s *Stream) wait() {
 		}
 	} else {
 		o.Err = err
+	}
+	if s.cg != nil {
+		o.ForksRefused, _ = s.cg.close()
 	}
 	s.exit = o
 	close(s.exited)

@@ -15,6 +15,7 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases/known"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/certcmd"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
@@ -70,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 			r.Require = append(r.Require, cases.Level(l))
 		}
 		r.Derived = o.derived
+		r.Generate = fuzz.Generate
 		return r
 	}
 	switch sub {

@@ -37,7 +37,9 @@ Other commands, before the flags:
 Selecting cases:
 ` + certcmd.SelectUsage + `  --cases DIR         add a folder of cases, such as upstream's
                       conformance/cases (repeatable)
-  --no-corpus         leave out the embedded corpus (use with --cases)
+  --no-corpus         leave out the embedded corpus and, unless
+                      --generated is given, the generated cases (use
+                      with --cases)
   --derived           add fail cases derived from every pass case, each
                       breaking one rule (a payload byte, a hunk count, a
                       blank line in a hunk, a missing file, a duplicated
@@ -53,9 +55,9 @@ Running:
   --parallel N        cases run at once (default: the number of CPUs)
   --timeout DURATION  limit for each command, after which its whole
                       process group is killed (default 5s)
-  --seed N            order the cases with this seed (default: random;
-                      the report prints it)
-  --keep              keep the folders of failed cases: the tree before
+  --seed N            order the cases and make the generated ones with
+                      this seed (default: random; the report prints it)
+` + certcmd.GeneratedUsage + `  --keep              keep the folders of failed cases: the tree before
                       the failing command, the expected tree, the output
                       and a reproduce.sh that reruns the command
   --no-isolation      run the implementation's commands without bubblewrap

@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
+	pdfuzz "github.com/blockpatch-conformance/blockpatch-conformance/fuzz/patchdiff"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/certcmd"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner/compare"
@@ -37,7 +38,7 @@ func run(args []string, stdout, stderr io.Writer, tty bool) int {
 	}
 	newRunner := func(a patchdiff.Applier, isolate *runner.Command) *patchdiff.Runner {
 		r := patchdiff.New(a)
-		r.Settings, r.Isolate = settings, isolate
+		r.Settings, r.Isolate, r.Generate = settings, isolate, pdfuzz.Generate
 		if o.NoCorpus {
 			r.Sources = nil
 		}

@@ -27,7 +27,9 @@ Other commands, before the flags:
 
 Selecting cases:
 ` + certcmd.SelectUsage + `  --cases DIR         add a folder of PatchDIFF case files (repeatable)
-  --no-corpus         leave out the embedded corpus (use with --cases)
+  --no-corpus         leave out the embedded corpus and, unless
+                      --generated is given, the generated cases (use
+                      with --cases)
   --profile VERSION   the newest runtime profile certified; cases of
                       newer profiles are skipped (default
                       patchdiff-mvp-0.5.0)
@@ -40,9 +42,9 @@ Running:
   --timeout DURATION  limit for each answer, after which the adapter is
                       killed with its process group and restarted
                       (default 5s)
-  --seed N            order the cases with this seed (default: random;
-                      the report prints it)
-  --keep              keep, for each failed case, the lines sent, the
+  --seed N            order the cases and make the generated ones with
+                      this seed (default: random; the report prints it)
+` + certcmd.GeneratedUsage + `  --keep              keep, for each failed case, the lines sent, the
                       answer, the report and a reproduce.sh that sends
                       the lines to the adapter again
   --no-isolation      run the adapter without bubblewrap even when it is

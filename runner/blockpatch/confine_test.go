@@ -82,6 +82,35 @@ func TestFileSizeLimit(t *testing.T) {
 	}
 }
 
+// TestProcessLimitAsRoot: run by root, which RLIMIT_NPROC never binds, a
+// command that starts 600 processes is stopped at the process limit by
+// its pids cgroup, and its case fails naming the limit; the certificate
+// says that the limit holds.
+func TestProcessLimitAsRoot(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("RLIMIT_NPROC holds for other users; the cgroup is what root needs")
+	}
+	r := newRunner(t, sh(t, onCheck(`i=0; while [ $i -lt 600 ]; do sleep 30 & i=$((i+1)); done 2>/dev/null`)))
+	r.RunRegexp = regexp.MustCompile(`^plain/relocate$`)
+	rep := run(t, r)
+	limits := rep.Certificate.Isolation.Limits
+	if limits == nil || !strings.Contains(limits.Note, "holds for uid 0 too") {
+		t.Skipf("no pids cgroup can be made here: limits %s", limits)
+	}
+	res := rep.Results[0]
+	if res.Verdict != runner.Fail || !strings.Contains(res.Reason, "process limit") {
+		t.Errorf("%s: %s, want a failure naming the process limit", res.Verdict, res.Reason)
+	}
+	var b strings.Builder
+	if err := rep.WriteHuman(&b, false); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^limits +processes 512, .*the process limit holds for uid 0 too`).MatchString(b.String()) {
+		t.Errorf("the certificate does not say that the process limit holds:\n%s", b.String())
+	}
+}
+
 // TestEnvironmentAllowList: a variable of the certifier's environment
 // reaches a command only when passed by name, and HOME and TMPDIR are a
 // folder of the command's own, writable. Not parallel: it sets variables.

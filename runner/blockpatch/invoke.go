@@ -101,6 +101,8 @@ func (cr *caseRun) invoke(step string, args []string, stdin []byte, dir string) 
 		return rec, &stepError{verdict: runner.Escape, problems: []string{fmt.Sprintf("the command left processes running in a session of their own, out of its process group; the runner killed them: %s", strings.Join(o.Leftovers, ", "))}, rec: rec}
 	}
 	switch {
+	case o.ForksRefused > 0:
+		return rec, &stepError{verdict: runner.Fail, problems: []string{fmt.Sprintf("the command hit the process limit: its pids cgroup refused %d forks (%s)", o.ForksRefused, cr.iso.Limits)}, rec: rec}
 	case o.TimedOut:
 		return rec, &stepError{verdict: runner.Timeout, problems: []string{fmt.Sprintf("the command did not finish within %s and was killed with its process group", cr.r.Timeout)}, rec: rec}
 	case o.Signal != "":

@@ -58,6 +58,10 @@ type Runner struct {
 	// Require lists levels that must be supported: their cases run, and
 	// fail, even when the implementation does not claim the level.
 	Require []cases.Level
+
+	// Generate (fuzz.Generate) makes Settings.Generated cases for the run
+	// from its seed (generated.go); nil makes none.
+	Generate runner.Generator
 }
 
 // Suite describes blockpatch to the runner core: its profiles and the
@@ -151,13 +155,26 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(all))
 	corpus := runner.CorpusInfo{Cases: len(all), SHA256: corpusHash}
-	for i, l := range all {
-		names[i] = l.Case.Name
+	for _, l := range all {
 		if strings.HasSuffix(l.Source, derivedSuffix) {
 			corpus.Derived++
 		}
+	}
+	// One seed orders the run and makes its generated cases, so that a
+	// failure's rerun line (--seed) makes the same case again.
+	settings := r.Settings
+	settings.Seed = r.RunSeed()
+	more, generated, err := r.generated(ctx, settings.Seed)
+	if err == nil {
+		all, err = runner.Merge(all, more, func(c *cases.Case) string { return c.Name })
+	}
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(all))
+	for i, l := range all {
+		names[i] = l.Case.Name
 	}
 	for _, s := range r.Sources {
 		corpus.Sources = append(corpus.Sources, s.Label)
@@ -167,7 +184,7 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 		features Features
 		iso      *runner.Isolation
 	)
-	return r.Settings.Run(ctx, runner.Job{
+	return settings.Run(ctx, runner.Job{
 		Suite: Suite(), Names: names, Corpus: corpus, Implementation: desc,
 		Start: func(ctx context.Context, dir, overlayDir string) (*runner.Isolation, error) {
 			iso = runner.ChooseIsolation(ctx, r.Impl, r.NoIsolation, dir, overlayDir)
@@ -191,6 +208,7 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 		},
 		Certify: func(c *runner.Certificate, results []*runner.Result) {
 			c.Version, c.VersionJSON = features.Version, features.VersionJSON
+			c.Generated = generated
 			c.Levels = r.levels(features, results)
 		},
 	})

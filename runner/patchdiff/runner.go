@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -24,6 +25,9 @@ type Source struct {
 	// Root is the corpus folder inside FS, usually ".".
 	Root    string
 	Options pdcases.Options
+	// Dir is the folder on disk FS reads, if any: an adapter under bwrap
+	// cannot see it (runner.Isolation.Hide).
+	Dir string
 }
 
 // Corpus is the project's embedded PatchDIFF corpus.
@@ -33,7 +37,7 @@ func Corpus() Source {
 
 // Dir is a folder of case files on disk.
 func Dir(dir string) Source {
-	return Source{Label: dir, FS: os.DirFS(dir), Root: "."}
+	return Source{Label: dir, FS: os.DirFS(dir), Root: ".", Dir: dir}
 }
 
 // Runner certifies a PatchDIFF applier over cases. Its fields are plain
@@ -48,6 +52,11 @@ type Runner struct {
 	// Isolate is the external command whose sessions run under the run's
 	// isolation; nil for an applier in process.
 	Isolate *runner.Command
+
+	// Generate (pdfuzz.Generate) makes Settings.Generated cases for the
+	// run from its seed, named generated/NNN, besides the corpus and
+	// outside its hash; nil makes none.
+	Generate runner.Generator
 }
 
 // New returns a Runner for a with the defaults: the embedded corpus, the
@@ -118,6 +127,18 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	corpus := runner.CorpusInfo{Sources: sourceLabels(r.Sources), Cases: len(all), SHA256: corpusHash}
+	// One seed orders the run and makes its generated cases, so that a
+	// failure's rerun line (--seed) makes the same case again.
+	settings := r.Settings
+	settings.Seed = r.RunSeed()
+	more, generated, err := r.generated(ctx, settings.Seed)
+	if err == nil {
+		all, err = runner.Merge(all, more, func(c *pdcases.Case) string { return c.Name })
+	}
+	if err != nil {
+		return nil, err
+	}
 	names := make([]string, len(all))
 	for i, l := range all {
 		names[i] = l.Case.Name
@@ -131,15 +152,19 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 			pool.closeAll()
 		}
 	}()
-	return r.Settings.Run(ctx, runner.Job{
-		Suite: Suite(), Names: names, Implementation: r.Applier.Describe(),
-		Corpus: runner.CorpusInfo{Sources: sourceLabels(r.Sources), Cases: len(all), SHA256: corpusHash},
+	return settings.Run(ctx, runner.Job{
+		Suite: Suite(), Names: names, Implementation: r.Applier.Describe(), Corpus: corpus,
 		Start: func(ctx context.Context, dir, overlayDir string) (*runner.Isolation, error) {
 			var impl runner.Implementation = runner.Func(nil)
 			if r.Isolate != nil {
 				impl = r.Isolate
 			}
 			iso := runner.ChooseIsolation(ctx, impl, r.NoIsolation, dir, overlayDir)
+			for _, s := range r.Sources {
+				if s.Dir != "" {
+					iso.Hide(s.Dir)
+				}
+			}
 			if _, oneShot := r.Applier.(OneShot); !oneShot {
 				iso = iso.Blocking()
 			}
@@ -159,6 +184,7 @@ func (r *Runner) Run(ctx context.Context) (*runner.Report, error) {
 		Made: func() []string { return pool.made },
 		Certify: func(c *runner.Certificate, _ []*runner.Result) {
 			c.Version = strings.TrimSpace(hello.Name + " " + hello.Version)
+			c.Generated = generated
 			if b, err := json.Marshal(hello); err == nil {
 				json.Unmarshal(b, &c.VersionJSON)
 			}
@@ -176,3 +202,26 @@ func sourceLabels(ss []Source) []string {
 
 // caseID is the protocol id of the case at position pos of the run.
 func caseID(pos int) string { return "c-" + strconv.Itoa(pos+1) }
+
+// generated makes r.Generated cases with r.Generate from seed and loads
+// them.
+func (r *Runner) generated(ctx context.Context, seed uint64) ([]loaded, *runner.GeneratedInfo, error) {
+	if r.Generated <= 0 || r.Generate == nil {
+		return nil, nil, nil
+	}
+	fsys, err := r.Generate(ctx, seed, r.Generated, r.TempDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, _, err := runner.Gather(1, func(int) (string, []*pdcases.Case, error) {
+		cs, err := pdcases.Options{}.Load(fsys, ".")
+		return fmt.Sprintf("generated from seed %d", seed), cs, err
+	}, func(_ int, c *pdcases.Case) (string, []byte, error) {
+		data, err := fs.ReadFile(fsys, c.Name+".json")
+		return c.Name, data, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, &runner.GeneratedInfo{Seed: seed, Cases: len(out)}, nil
+}
