@@ -215,7 +215,7 @@ func TestShardsPartitionTheIterations(t *testing.T) {
 func TestCampaignCoreOnly(t *testing.T) {
 	t.Parallel()
 	script := filepath.Join(t.TempDir(), "core-only.sh")
-	wrapper := "#!/bin/sh\n# The reference without a planner.\ncase \"$1\" in plan|move)\n" +
+	wrapper := "#!/bin/sh\n# The reference without a planner (and no version, so the probes decide).\ncase \"$1\" in plan|move|version)\n" +
 		"  echo '{\"ok\":false,\"error\":{\"code\":\"unknown_command\",\"message\":\"no planner\"}}' >&2; exit 1;;\nesac\n" +
 		"exec '" + referenceBinary(t) + "' \"$@\"\n"
 	if err := os.WriteFile(script, []byte(wrapper), 0o755); err != nil {
