@@ -8,10 +8,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/campaign"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // Config is one campaign: the settings every campaign has (seed,
@@ -32,11 +35,18 @@ type Config struct {
 	Options gen.Options
 	// TempDir is where the work folders go; empty means os.TempDir().
 	TempDir string
+	// Levels are the feature levels the implementation implements; nil
+	// means probe them as the certifier does (blockpatch.Probe). Without
+	// the planner level no request scenario is drawn: the reference plans
+	// and the implementation checks and applies the planned patch
+	// (gen.ProtoPlanned); without the cli level the patch never comes
+	// through -i or --input.
+	Levels []cases.Level
 }
 
 // NewConfig returns a configuration with the defaults filled in.
 func NewConfig(impl Impl) Config {
-	return Config{Config: campaign.Defaults(), Impl: impl, Timeout: 10 * time.Second}
+	return Config{Config: campaign.Defaults(), Impl: impl, Timeout: 10 * time.Second, Options: gen.Options{AllAreas: true}}
 }
 
 // The campaign's report, shared with the PatchDIFF campaign.
@@ -60,27 +70,67 @@ func Campaign(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
 	}
+	if err := cfg.levels(ctx); err != nil {
+		return nil, err
+	}
 	return campaign.Run(ctx, cfg.Config, campaign.Suite[gen.Spec]{
 		Random: func(seed uint64, k int64) gen.Spec {
 			return gen.Random(gen.NewRand(seed, uint64(k)), cfg.Options)
 		},
-		Shrink: gen.Shrink,
-		NewTrial: func() (campaign.Trial[gen.Spec], error) {
-			root, err := os.MkdirTemp(cfg.TempDir, "blockpatch-fuzz-")
-			if err != nil {
-				return nil, err
-			}
-			w := &worker{cfg: &cfg, root: root}
-			if w.ref, err = newSandbox(filepath.Join(root, "ref")); err == nil {
-				w.imp, err = newSandbox(filepath.Join(root, "impl"))
-			}
-			if err != nil {
-				os.RemoveAll(root)
-				return nil, err
-			}
-			return w, nil
-		},
+		Shrink:   gen.Shrink,
+		NewTrial: func() (campaign.Trial[gen.Spec], error) { return newWorker(&cfg) },
 	})
+}
+
+// levels probes the implementation's levels when cfg.Levels does not
+// say them, and keeps the draws to those levels.
+func (cfg *Config) levels(ctx context.Context) error {
+	if cfg.Levels == nil {
+		r, ok := cfg.Impl.(runnerImpl)
+		if !ok {
+			cfg.Levels = slices.Clone(cases.Levels)
+		} else {
+			dir, err := os.MkdirTemp(cfg.TempDir, "blockpatch-fuzz-probe-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			f, err := blockpatch.Probe(ctx, r.impl, dir, cfg.Timeout)
+			if err != nil {
+				return fmt.Errorf("probing the implementation's levels: %w", err)
+			}
+			cfg.Levels = f.Claimed
+			if cfg.Log != nil {
+				for _, l := range cases.Levels {
+					fmt.Fprintf(cfg.Log, "level %s: %s\n", l, f.How[l])
+				}
+			}
+		}
+	}
+	if !slices.Contains(cfg.Levels, cases.Planner) && len(cfg.Options.Protocols) == 0 {
+		cfg.Options.Protocols = []int{gen.ProtoPatch, gen.ProtoPlanned}
+	}
+	if !slices.Contains(cfg.Levels, cases.CLI) {
+		cfg.Options.NoInputFlag = true
+	}
+	return nil
+}
+
+// newWorker makes one worker's folders under cfg.TempDir.
+func newWorker(cfg *Config) (*worker, error) {
+	root, err := os.MkdirTemp(cfg.TempDir, "blockpatch-fuzz-")
+	if err != nil {
+		return nil, err
+	}
+	w := &worker{cfg: cfg, root: root}
+	if w.ref, err = newSandbox(filepath.Join(root, "ref")); err == nil {
+		w.imp, err = newSandbox(filepath.Join(root, "impl"))
+	}
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, err
+	}
+	return w, nil
 }
 
 // worker holds one worker's folders.
@@ -88,6 +138,23 @@ type worker struct {
 	cfg      *Config
 	root     string
 	ref, imp *sandbox
+	// refU and impU run the unprivileged scenarios; built on first use.
+	unpriv     sync.Once
+	refU, impU Impl
+}
+
+// impls returns the two sides to run sc with: as the certifier runs an
+// unprivileged case when sc needs a permission bit to bind them, or
+// false when that cannot be done here (the scenario is then not run).
+func (w *worker) impls(sc *gen.Scenario) (ref, imp Impl, ok bool) {
+	if !sc.Unprivileged {
+		return w.cfg.Reference, w.cfg.Impl, true
+	}
+	w.unpriv.Do(func() {
+		w.refU, _ = unprivileged(w.cfg.Reference)
+		w.impU, _ = unprivileged(w.cfg.Impl)
+	})
+	return w.refU, w.impU, w.refU != nil && w.impU != nil
 }
 
 func (w *worker) Close() error { return os.RemoveAll(w.root) }
@@ -107,8 +174,12 @@ func (o *outcome) Scenario() string          { return o.sc.String() }
 func (w *worker) Run(ctx context.Context, s gen.Spec) (campaign.Outcome, error) {
 	cfg := w.cfg
 	sc := gen.Build(s)
+	refImpl, impImpl, ok := w.impls(sc)
+	if !ok {
+		return &outcome{cfg: cfg, sc: sc}, nil
+	}
 	steps := plan(sc, true)
-	ref, err := run(ctx, cfg.Reference, w.ref, sc, steps, cfg.Timeout)
+	ref, err := run(ctx, refImpl, w.ref, sc, steps, cfg.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("reference: %w", err)
 	}
@@ -116,7 +187,7 @@ func (w *worker) Run(ctx context.Context, s gen.Spec) (campaign.Outcome, error) 
 		steps = plan(sc, false)
 		ref = slices.DeleteFunc(ref, func(s Step) bool { return find(steps, s.Name) == nil })
 	}
-	imp, err := run(ctx, cfg.Impl, w.imp, sc, steps, cfg.Timeout)
+	imp, err := run(ctx, impImpl, w.imp, sc, steps, cfg.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("implementation: %w", err)
 	}

@@ -257,3 +257,26 @@ func TestShardsMergeToOneFolder(t *testing.T) {
 	certify(t, merged, embedded.Reference(), true)
 	certify(t, merged, ambiguousAsNotFound, false)
 }
+
+// TestCampaignCoreOnly: an implementation of check and apply alone (plan
+// and move answer unknown_command) is probed as the certifier probes it,
+// the reference plans for it, and the campaign reports no disagreement.
+func TestCampaignCoreOnly(t *testing.T) {
+	t.Parallel()
+	script := filepath.Join(t.TempDir(), "core-only.sh")
+	wrapper := "#!/bin/sh\n# The reference without a planner (and no version, so the probes decide).\ncase \"$1\" in plan|move|version)\n" +
+		"  echo '{\"ok\":false,\"error\":{\"code\":\"unknown_command\",\"message\":\"no planner\"}}' >&2; exit 1;;\nesac\n" +
+		"exec '" + referenceBinary(t) + "' \"$@\"\n"
+	if err := os.WriteFile(script, []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	impl, err := runner.NewCommand([]string{script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(80)
+	cfg := testConfig(FromRunner(impl), n)
+	cfg.Out = t.TempDir()
+	r, err := Campaign(context.Background(), cfg)
+	campaigntest.Agrees(t, n, r, err)
+}

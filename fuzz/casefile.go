@@ -41,6 +41,19 @@ func tree(t reference.MapFiles) cases.Object {
 
 func treeOf(t fstree.Tree) cases.Object { return tree(t.Files) }
 
+// startTree is a scenario's tree as a case-file tree: its files and its
+// extra entries (folders with a mode, symlinks, hard links).
+func startTree(sc *gen.Scenario) cases.Object {
+	ct := cases.Tree{}
+	for p, data := range sc.Files {
+		ct[p] = cases.Entry{Data: data}
+	}
+	for p, e := range sc.Extra {
+		ct[p] = e
+	}
+	return cases.TreeValue(ct)
+}
+
 // errorDetails are the details of a reference error document: everything
 // but code and message; nil when there are none.
 func errorDetails(doc map[string]any) map[string]any {
@@ -111,8 +124,11 @@ func caseFile(sc *gen.Scenario, ref []Step, description, upTo string, meta *case
 	}
 	c := head(description)
 	ok := false
-	switch sc.Protocol {
-	case gen.ProtoRequest:
+	switch {
+	case sc.Deliver != gen.DeliverPath || len(sc.Extra) > 0:
+		// only steps say how the patch is handed over, and the runner's
+		// protocols compare no tree but the files
+	case sc.Protocol == gen.ProtoRequest:
 		ok = plannerCase(&c, sc, ref)
 	default:
 		ok = standardCase(&c, sc, ref)
@@ -120,6 +136,9 @@ func caseFile(sc *gen.Scenario, ref []Step, description, upTo string, meta *case
 	if !ok {
 		c = head(description + " (as steps: the reference's outcomes do not fit the case's protocol)")
 		stepsCase(&c, sc, ref, upTo)
+	}
+	if sc.Unprivileged {
+		c.Set("unprivileged", true, caseOrder...)
 	}
 	return cases.Encode(c)
 }
@@ -167,7 +186,7 @@ func standardCase(c *cases.Object, sc *gen.Scenario, ref []Step) bool {
 		c.Set("expect", "pass", caseOrder...)
 	}
 	c.Set("patch", cases.ContentValue(sc.Patch, true), caseOrder...)
-	c.Set("files", tree(sc.Files), caseOrder...)
+	c.Set("files", startTree(sc), caseOrder...)
 	if len(sc.Args) > 0 {
 		c.Set("args", sc.Args, caseOrder...)
 	}
@@ -218,7 +237,7 @@ func plannerCase(c *cases.Object, sc *gen.Scenario, ref []Step) bool {
 			return false
 		}
 		expectFail(c, move, caseOrder)
-		c.Set("files", tree(sc.Files), caseOrder...)
+		c.Set("files", startTree(sc), caseOrder...)
 		return true
 	}
 	planned := find(ref, StepPlanned)
@@ -227,7 +246,7 @@ func plannerCase(c *cases.Object, sc *gen.Scenario, ref []Step) bool {
 		return false
 	}
 	c.Set("expect", "pass", caseOrder...)
-	c.Set("files", tree(sc.Files), caseOrder...)
+	c.Set("files", startTree(sc), caseOrder...)
 	c.Set("expected_files", treeOf(move.After), caseOrder...)
 	c.Set("result", orderedResult(result(move.Doc)), caseOrder...)
 	return true
@@ -276,7 +295,7 @@ func stepsCase(c *cases.Object, sc *gen.Scenario, ref []Step, upTo string) {
 	if patch != nil {
 		c.Set("patch", cases.ContentValue(patch, true), caseOrder...)
 	}
-	c.Set("files", tree(sc.Files), caseOrder...)
+	c.Set("files", startTree(sc), caseOrder...)
 	var out []any
 	for _, s := range steps {
 		var o cases.Object
@@ -291,6 +310,9 @@ func stepsCase(c *cases.Object, sc *gen.Scenario, ref []Step, upTo string) {
 			continue
 		}
 		o.Set("args", args, stepOrder...)
+		if sc.Deliver == gen.DeliverRelative && slices.Contains(args, cases.PatchFile) {
+			o.Set("dir", cases.DirInputs, stepOrder...)
+		}
 		if len(s.Stdin) > 0 {
 			o.Set("stdin", cases.ContentValue(s.Stdin, false), stepOrder...)
 		}

@@ -12,10 +12,18 @@ import (
 
 // Main is the command line of Campaign: it parses args (the arguments
 // after the command's name, which is name in messages and usage), runs the
-// campaign and returns the exit status: 0 no disagreement, 1 disagreements
+// campaign (or, given bench-mutants first, the planted-bug benchmark)
+// and returns the exit status: 0 no disagreement, 1 disagreements
 // found, 2 usage or harness error. cmd/blockpatch-fuzz is a thin wrapper;
 // another command can offer it as a subcommand.
 func Main(ctx context.Context, name string, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "bench-mutants" {
+		return benchMain(ctx, name, args[1:], stdout, stderr)
+	}
+	if len(args) == 1 && args[0] == "coverage" {
+		io.WriteString(stdout, Coverage())
+		return 0
+	}
 	var casesFormat *bool
 	var refPath *string
 	return campaign.Command{

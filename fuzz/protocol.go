@@ -15,6 +15,7 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/fstree"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
 // The steps of the two protocols, as package cases defines them.
@@ -92,7 +93,7 @@ func newSandbox(root string) (*sandbox, error) {
 }
 
 func (sb *sandbox) clear() error {
-	if err := os.RemoveAll(sb.root); err != nil {
+	if err := runner.RemoveAll(sb.root); err != nil {
 		return err
 	}
 	for _, d := range []string{sb.work, sb.inputs} {
@@ -104,13 +105,13 @@ func (sb *sandbox) clear() error {
 }
 
 func (sb *sandbox) resetWork(sc *gen.Scenario) error {
-	if err := os.RemoveAll(sb.work); err != nil {
+	if err := runner.RemoveAll(sb.work); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(sb.work, 0o755); err != nil {
 		return err
 	}
-	return fstree.Write(sb.work, sc.Files)
+	return fstree.WriteWith(sb.work, sc.Files, sc.Extra)
 }
 
 // expand replaces the placeholders of args by the sandbox's folders.
@@ -150,9 +151,34 @@ func plan(sc *gen.Scenario, full bool) []Step {
 		if ps.Input == cases.RequestInput {
 			st.Stdin = sc.Request
 		}
+		deliver(&st, sc)
 		steps = append(steps, st)
 	}
 	return steps
+}
+
+// deliver hands the patch to a step the way the scenario says (CLI-001
+// to CLI-004): on stdin after "-" or with no path, after -i or --input,
+// or as a path relative to the shell's folder (the inputs folder).
+func deliver(st *Step, sc *gen.Scenario) {
+	i := slices.Index(st.Args, cases.PatchPlaceholder)
+	if i < 0 || sc.Deliver == gen.DeliverPath {
+		return
+	}
+	args := slices.Clone(st.Args)
+	switch sc.Deliver {
+	case gen.DeliverDash:
+		args[i], st.Stdin = "-", sc.Patch
+	case gen.DeliverStdin:
+		args, st.Stdin = slices.Delete(args, i, i+1), sc.Patch
+	case gen.DeliverI:
+		args = slices.Insert(args, i, "-i")
+	case gen.DeliverInput:
+		args = slices.Insert(args, i, "--input")
+	case gen.DeliverRelative:
+		args[i] = cases.PatchFile
+	}
+	st.Args = args
 }
 
 // run runs the steps on impl in the sandbox and fills in their outcomes.

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
+	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
 
 // FromRunner adapts an implementation of the conformance runner
@@ -22,4 +23,19 @@ func (r runnerImpl) Exec(ctx context.Context, args []string, dir string, stdin [
 		return -1, o.Stdout, o.Stderr, o.Err
 	}
 	return o.Exit, o.Stdout, o.Stderr, nil
+}
+
+// unprivileged returns impl as the certifier runs it for an unprivileged
+// case (blockpatch.Unprivileged, no isolation), or nil and the reason it
+// cannot be.
+func unprivileged(impl Impl) (Impl, string) {
+	r, ok := impl.(runnerImpl)
+	if !ok {
+		return nil, "not a runner implementation"
+	}
+	u, why := blockpatch.Unprivileged(r.impl, nil)
+	if u == nil {
+		return nil, why
+	}
+	return runnerImpl{u}, ""
 }

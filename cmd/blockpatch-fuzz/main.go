@@ -8,10 +8,16 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz"
 )
 
 func main() {
+	// The unprivileged scenarios run the reference as a process: this
+	// executable, started again as the reference (embedded.Process).
+	if embedded.AsReference(os.Args[0]) {
+		os.Exit(embedded.Main(os.Args[1:]))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	os.Exit(fuzz.Main(ctx, "blockpatch-fuzz", os.Args[1:], os.Stdout, os.Stderr))

@@ -18,18 +18,26 @@ var dropOverride = []string{"setpriv", "--bounding-set=-dac_override,-dac_read_s
 // r.Impl itself. As root otherwise it is r.Impl's command (see Commander)
 // under setpriv, since a goroutine cannot give up privileges.
 func (r *Runner) unprivileged(iso *runner.Isolation) (runner.Implementation, string) {
+	return Unprivileged(r.Impl, iso)
+}
+
+// Unprivileged returns impl as the runner runs it for an unprivileged
+// case under iso (nil: no isolation), or nil and the reason there is
+// none; the differential campaign runs its read-only-folder scenarios
+// with it, so they are judged as the certifier judges such cases.
+func Unprivileged(impl runner.Implementation, iso *runner.Isolation) (runner.Implementation, string) {
 	if os.Geteuid() != 0 || iso.Isolated() {
-		return r.Impl, ""
+		return impl, ""
 	}
 	setpriv, err := exec.LookPath(dropOverride[0])
 	if err != nil {
 		return nil, "the case needs permission bits to bind the implementation; running as root, that takes setpriv (util-linux), which is not installed"
 	}
-	impl, ok := r.Impl.(runner.Commander)
+	cmdr, ok := impl.(runner.Commander)
 	if !ok {
 		return nil, "the case needs permission bits to bind the implementation, and this implementation cannot run without root's override"
 	}
-	c, err := impl.Command()
+	c, err := cmdr.Command()
 	if err != nil {
 		return nil, "running the implementation as a process: " + err.Error()
 	}

@@ -14,10 +14,17 @@ import (
 
 // Write creates every file of t under dir with mode 0644, creating folders
 // as needed, never writing through a symlink (cases.Tree.Write).
-func Write(dir string, t reference.MapFiles) error {
+func Write(dir string, t reference.MapFiles) error { return WriteWith(dir, t, nil) }
+
+// WriteWith is Write with extra entries: folders with a mode, symlinks,
+// hard links (cases.Tree.Write writes them after the files).
+func WriteWith(dir string, t reference.MapFiles, extra cases.Tree) error {
 	tree := cases.Tree{}
 	for p, data := range t {
 		tree[p] = cases.Entry{Data: data, Mode: 0o644}
+	}
+	for p, e := range extra {
+		tree[p] = e
 	}
 	return tree.Write(dir)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
@@ -40,12 +41,22 @@ type Scenario struct {
 	Move *reference.Move
 	// Notes say how the scenario was made, for labels and case files.
 	Notes []string
+	// Extra holds the tree's entries other than Files: folders with a
+	// mode, symlinks and hard links (Options.AllAreas).
+	Extra cases.Tree
+	// Unprivileged is set when a permission bit must bind the command
+	// (a read-only folder): as root it runs without root's override, as
+	// the certifier runs an unprivileged case.
+	Unprivileged bool
+	// Deliver is how the patch reaches the command (DeliverPath ...).
+	Deliver int
 }
 
 // Build turns a Spec into a Scenario. It never fails: a Spec that makes no
 // sense builds a scenario that implementations must reject.
 func Build(s Spec) *Scenario {
 	files, taken := s.tree()
+	files = s.readOnlySource(files, taken)
 	sc := &Scenario{Spec: s, Files: reference.MapFiles{}, Strip: 1}
 	for _, f := range files {
 		sc.Files[f.path] = f.data
@@ -53,6 +64,17 @@ func Build(s Spec) *Scenario {
 	shape := abs(s.Shape) % numShapes
 	sc.Notes = append(sc.Notes, ShapeNames[shape])
 	l := s.layout(files, taken, shape)
+	real := l
+	if extra := s.trick(&l); extra != nil {
+		sc.Extra = extra
+		sc.Notes = append(sc.Notes, TrickNames[abs(s.PathTrick)%numTricks])
+	}
+	sc.build(s, l, shape)
+	sc.areas(s, real, shape)
+	return sc
+}
+
+func (sc *Scenario) build(s Spec, l layout, shape int) {
 	sc.Move = l.move(shape, s.Hash == 1)
 	req := l.request(shape, s)
 	sc.Request = req
@@ -76,7 +98,7 @@ func Build(s Spec) *Scenario {
 			sc.Request, name = MutateRequest(sc.Request, m)
 			sc.Notes = append(sc.Notes, name)
 		}
-		return sc
+		return
 	case ProtoPlanned:
 		if plan, err := planRequest(req, sc.Files); err == nil {
 			sc.Patch = []byte(*plan.Result.Patch)
@@ -117,7 +139,6 @@ func Build(s Spec) *Scenario {
 		sc.Patch, name = MutatePatch(sc.Patch, m)
 		sc.Notes = append(sc.Notes, name)
 	}
-	return sc
 }
 
 func planRequest(data []byte, files reference.MapFiles) (*reference.Plan, error) {

@@ -107,6 +107,12 @@ func Shrink(s Spec) []Spec {
 	}
 	// Smaller numbers.
 	for _, f := range []func(*Spec) *int{
+		func(c *Spec) *int { return &c.Deliver },
+		func(c *Spec) *int { return &c.PathTrick },
+		func(c *Spec) *int { return &c.Env },
+		func(c *Spec) *int { return &c.Version },
+		func(c *Spec) *int { return &c.Blank },
+		func(c *Spec) *int { return &c.Trap },
 		func(c *Spec) *int { return &c.Hash },
 		func(c *Spec) *int { return &c.Strip },
 		func(c *Spec) *int { return &c.Reverse },
@@ -164,7 +170,7 @@ func Size(s Spec) int {
 	for _, p := range s.Paths {
 		n += abs(p)
 	}
-	for _, v := range []int{s.Hash, s.Strip, s.Reverse, s.Done, s.DryRun} {
+	for _, v := range []int{s.Hash, s.Strip, s.Reverse, s.Done, s.DryRun, s.Deliver, s.PathTrick, s.Env, s.Version, s.Blank, s.Trap} {
 		n += 100 * abs(v)
 	}
 	for _, v := range []int{s.CB, s.CA, s.TB, s.TA, s.PL, s.PS, s.IP, s.SK, s.EK, s.Src, s.Dst} {

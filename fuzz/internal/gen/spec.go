@@ -108,6 +108,24 @@ type Spec struct {
 	DryRun int
 	// Mutations damage the patch (patch protocols) or the request JSON.
 	Mutations []Mutation
+
+	// The knobs below are drawn only with Options.AllAreas (ondisk.go).
+
+	// Deliver is how the patch reaches the command (DeliverPath ...).
+	Deliver int
+	// PathTrick rewrites the moved file's operation path (TrickAbsolute ...).
+	PathTrick int
+	// Env changes the tree around the move: 1 the source in a read-only
+	// folder, 2 a hard link to the written file.
+	Env int
+	// Version 1 to 4 writes another version than 1 in the patch.
+	Version int
+	// Blank 1 puts a blank line inside the first hunk, counts raised.
+	Blank int
+	// Trap 1 makes the move's refusal certain: a second copy of the
+	// anchor, creation onto a file with other bytes, removal of a file
+	// with other bytes.
+	Trap int
 }
 
 // Mutation is one mutator applied at a position.
@@ -132,6 +150,17 @@ type Options struct {
 	// NoHashErrors, NoStrip, NoReverse, NoDone and NoDryRun keep those
 	// knobs at zero.
 	NoHashErrors, NoStrip, NoReverse, NoDone, NoDryRun bool
+	// AllAreas also draws the knobs that reach the spec areas only a
+	// command line on disk shows (delivery on stdin and -i, absolute,
+	// dot-dot and symlinked paths, a read-only folder, hard links) and the
+	// refusals the plain draws reach rarely (other versions, blank lines
+	// in hunks, ambiguous anchors, creation onto and removal of files with
+	// other bytes). The campaigns set it; the properties, whose invariants
+	// are about the plain scenarios, do not.
+	AllAreas bool
+	// NoInputFlag never hands the patch over with -i or --input, which
+	// an implementation without the cli level does not take.
+	NoInputFlag bool
 }
 
 func pick(r *rand.Rand, from []int, n int) int {
@@ -228,6 +257,9 @@ func Random(r *rand.Rand, o Options) Spec {
 	}
 	if !o.NoDryRun && s.Protocol == ProtoRequest && r.IntN(10) == 0 {
 		s.DryRun = 1 + r.IntN(2)
+	}
+	if o.AllAreas {
+		drawAreas(r, &s, o)
 	}
 	rate := o.MutationRate
 	if rate == 0 {
