@@ -45,6 +45,81 @@ func Find(data, needle []byte) Matches {
 	return m
 }
 
+// joinedMin is the length from which findJoined leaves a needle's parts
+// where they lie instead of joining them: a shorter copy costs less than
+// the verifying.
+const joinedMin = 64 << 10
+
+// findJoined is Find(data, concat(parts...)) without the copy of a long
+// needle (issue 23): a hunk's context and payload, each a slice of the
+// patch, as large as the file when the file is one line. It scans for the
+// longest part and compares the others around each occurrence. Those
+// comparisons are counted against the bytes passed, as the finder counts
+// its own; past the same budget, a needle whose longest part recurs
+// without the rest is joined after all and searched as one, so the time
+// stays linear and the answer is Find's.
+func findJoined(data []byte, parts ...[]byte) Matches {
+	n, k := 0, 0
+	for i, part := range parts {
+		n += len(part)
+		if len(part) > len(parts[k]) {
+			k = i
+		}
+	}
+	if n < joinedMin {
+		return Find(data, concat(parts...))
+	}
+	off := 0 // where the longest part starts in the needle
+	for _, part := range parts[:k] {
+		off += len(part)
+	}
+	var m Matches
+	work, joined := 0, false
+	scan(data, parts[k], func(q int) bool {
+		start := q - off
+		switch {
+		case start < 0:
+			return true
+		case start+n > len(data): // so is every later one
+			return false
+		}
+		work += n - len(parts[k])
+		if !partsAt(data, start, parts, k) {
+			if work > 2*q+4*n {
+				joined = true
+				return false
+			}
+			return true
+		}
+		if m.Count == MatchCountLimit {
+			m.Truncated = true
+			return false
+		}
+		m.Count++
+		if len(m.Ranges) < MaxReportedRanges {
+			m.Ranges = append(m.Ranges, Range{start, start + n})
+		}
+		return true
+	})
+	if joined {
+		return Find(data, concat(parts...))
+	}
+	return m
+}
+
+// partsAt reports whether every part but the skip-th follows the other
+// parts in data from start on.
+func partsAt(data []byte, start int, parts [][]byte, skip int) bool {
+	at := start
+	for i, part := range parts {
+		if i != skip && !bytes.Equal(data[at:at+len(part)], part) {
+			return false
+		}
+		at += len(part)
+	}
+	return true
+}
+
 // scan calls yield with the start of every occurrence of needle in data, in
 // order and overlapping, until yield returns false.
 func scan(data, needle []byte, yield func(start int) bool) {

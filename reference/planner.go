@@ -185,7 +185,7 @@ func (p *planner) targetAnchor() string {
 // and the insertion offset.
 func (p *planner) placement(data []byte) (Range, int, error) {
 	tb, ta := p.tb(), p.ta()
-	m := Find(data, concat(tb, ta))
+	m := findJoined(data, tb, ta)
 	switch {
 	case m.Count == 0:
 		return Range{}, 0, &Error{Code: TargetNotFound, Phase: "target", Path: p.sh.dst, Anchor: p.targetAnchor(),
@@ -268,7 +268,7 @@ func (p *planner) insert() error {
 		return err
 	}
 	p.want = p.tree.segments()
-	if m := Find(dt, concat(p.tb(), p.payload, p.ta())); m.Unique() {
+	if m := findJoined(dt, p.tb(), p.payload, p.ta()); m.Unique() {
 		ip := m.Ranges[0].Start + len(p.tb())
 		p.target, p.insertAt, p.status = &m.Ranges[0], &ip, StatusAlreadyApplied
 		return nil
