@@ -53,11 +53,12 @@ const joinedMin = 64 << 10
 // findJoined is Find(data, concat(parts...)) without the copy of a long
 // needle (issue 23): a hunk's context and payload, each a slice of the
 // patch, as large as the file when the file is one line. It scans for the
-// longest part and compares the others around each occurrence. Those
-// comparisons are counted against the bytes passed, as the finder counts
-// its own; past the same budget, a needle whose longest part recurs
-// without the rest is joined after all and searched as one, so the time
-// stays linear and the answer is Find's.
+// longest part and compares the others around each occurrence. Each
+// occurrence that is not a match costs up to the needle's length, counted
+// against the bytes passed as the finder counts its own comparisons; past
+// the same budget, a needle whose longest part recurs without the rest is
+// joined after all and searched as one, so the time stays linear and the
+// answer is Find's.
 func findJoined(data []byte, parts ...[]byte) Matches {
 	n, k := 0, 0
 	for i, part := range parts {
@@ -73,36 +74,36 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 	for _, part := range parts[:k] {
 		off += len(part)
 	}
+	// Occurrences of the longest part at q in [off, last] leave room for
+	// the others around them.
+	long, last := parts[k], len(data)-n+off
+	f := newFinder(data, long)
 	var m Matches
-	work, joined := 0, false
-	scan(data, parts[k], func(q int) bool {
-		start := q - off
-		switch {
-		case start < 0:
-			return true
-		case start+n > len(data): // so is every later one
-			return false
+	work := 0
+	for from := off; from <= last; {
+		q := f.index(data[:last+len(long)], from)
+		if q < 0 {
+			break
 		}
-		work += n - len(parts[k])
+		from = q + 1
+		// The finder compared the longest part to find it, and the
+		// others are compared now: at most the needle's length.
+		work += n
+		start := q - off
 		if !partsAt(data, start, parts, k) {
-			if work > 2*q+4*n {
-				joined = true
-				return false
+			if work > 2*(q-off)+4*n {
+				return Find(data, concat(parts...))
 			}
-			return true
+			continue
 		}
 		if m.Count == MatchCountLimit {
 			m.Truncated = true
-			return false
+			break
 		}
 		m.Count++
 		if len(m.Ranges) < MaxReportedRanges {
 			m.Ranges = append(m.Ranges, Range{start, start + n})
 		}
-		return true
-	})
-	if joined {
-		return Find(data, concat(parts...))
 	}
 	return m
 }

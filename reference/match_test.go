@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -248,4 +249,47 @@ func BenchmarkFindAdversarial(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestFindJoinedAgreesWithFind: searching a needle's parts where they lie
+// answers as Find does on the joined needle, on periodic haystacks with a
+// few bytes changed (the longest part recurring where the others do not,
+// so some searches run out of budget and join) and needles of 64 KiB and
+// more cut from them, split at random points, sometimes changed.
+func TestFindJoinedAgreesWithFind(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 9))
+	check := func(name string, data []byte, parts ...[]byte) {
+		t.Helper()
+		got, want := findJoined(data, parts...), Find(data, concat(parts...))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: findJoined differs from Find (-want +got):\n%s", name, diff)
+		}
+	}
+	for i := range 24 {
+		unit := make([]byte, 1+rng.IntN(30))
+		for j := range unit {
+			unit[j] = "ab\nx"[rng.IntN(1+i%4)]
+		}
+		data := bytes.Repeat(unit, (2*joinedMin+rng.IntN(2*joinedMin))/len(unit)+1)
+		for range rng.IntN(6) {
+			data[rng.IntN(len(data))] = "abxy"[rng.IntN(4)]
+		}
+		n := joinedMin + rng.IntN(joinedMin)
+		at := rng.IntN(len(data) - n)
+		needle := bytes.Clone(data[at : at+n])
+		if rng.IntN(2) == 0 {
+			needle[rng.IntN(len(needle))] = "abxy"[rng.IntN(4)]
+		}
+		cut1 := rng.IntN(n + 1)
+		cut2 := cut1 + rng.IntN(n-cut1+1)
+		check(fmt.Sprint("case ", i), data, needle[:cut1], needle[cut1:cut2], needle[cut2:])
+	}
+	// The longest part occurs everywhere; the part before it fails on its
+	// last byte each time, so the comparisons outrun the budget.
+	run := bytes.Repeat([]byte("a"), 4*joinedMin)
+	check("recurring longest part", run, append(bytes.Repeat([]byte("a"), joinedMin/2), 'b'), run[:joinedMin])
+	check("recurring, found at the end", append(bytes.Clone(run), 'b'), run[:joinedMin], []byte("b"))
+	check("short needle", run, []byte("a"), []byte("a"))
+	check("empty parts", run, nil, run[:joinedMin], nil)
 }
