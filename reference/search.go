@@ -121,33 +121,46 @@ func newFinder(data, needle []byte) finder {
 
 // index returns the first occurrence at or after from, or -1.
 func (f *finder) index(data []byte, from int) int {
+	at, _ := f.search(data, from)
+	return at
+}
+
+// search is index, and also returns the work it did: the positions it
+// passed plus the bytes it compared, the measure in which it is linear
+// (at most a few times len(data)-from plus the needle's length). filtered
+// budgets its comparisons in it; tests hold search to it on inputs built
+// to make a search quadratic. The runtime's searches, used whole, count
+// the bytes they pass.
+func (f *finder) search(data []byte, from int) (at, work int) {
 	n := len(f.needle)
 	switch {
 	case from > len(data):
-		return -1
+		return -1, 0
 	case n == 0:
-		return from
+		return from, 0
 	case n == 1:
 		if i := bytes.IndexByte(data[from:], f.needle[0]); i >= 0 {
-			return from + i
+			return from + i, i + 1
 		}
-		return -1
+		return -1, len(data) - from
 	case n > len(data)-from:
-		return -1
+		return -1, 0
 	case f.direct:
+		// At most shortNeedle comparisons per byte.
 		if i := bytes.Index(data[from:], f.needle); i >= 0 {
-			return from + i
+			return from + i, (i + 1) * n
 		}
-		return -1
+		return -1, (len(data) - from) * n
 	}
 	if f.pre != preNone {
-		j, done := f.filtered(data, from)
+		j, done, w := f.filtered(data, from)
 		if done {
-			return j
+			return j, w
 		}
-		from = j
+		from, work = j, w
 	}
-	return f.twoWay(data, from)
+	at, w := f.twoWay(data, from)
+	return at, work + w
 }
 
 // filtered searches from from by jumping to the prefilter's candidates and
@@ -156,34 +169,36 @@ func (f *finder) index(data []byte, from int) int {
 // go on from and false, when the jumps are too short to pay or the full
 // comparisons that fail outweigh the bytes passed (a needle whose long
 // head recurs), so that Two-Way, linear, takes over.
-func (f *finder) filtered(data []byte, from int) (int, bool) {
+func (f *finder) filtered(data []byte, from int) (at int, done bool, work int) {
 	needle, n := f.needle, len(f.needle)
 	last := len(data) - n
 	head := min(n, 64)
-	calls, skipped, work := 0, 0, 0
+	calls, skipped, failed, compared := 0, 0, 0, 0
 	for j := from; j <= last; j++ {
 		k := f.jump(data, j, last, f.pre)
 		if k < 0 {
-			return -1, true
+			return -1, true, last + 1 - from + compared
 		}
 		calls, skipped, j = calls+1, skipped+k-j, k
+		compared += head
 		if bytes.Equal(data[j:j+head], needle[:head]) {
+			compared += n - head
 			if bytes.Equal(data[j+head:j+n], needle[head:]) {
-				return j, true
+				return j, true, j + 1 - from + compared
 			}
-			work += n
+			failed += n
 		}
-		if work > 2*(j-from)+4*n || calls%preJudge == 0 && skipped < calls*preMinSkip {
-			return j + 1, false
+		if failed > 2*(j-from)+4*n || calls%preJudge == 0 && skipped < calls*preMinSkip {
+			return j + 1, false, j + 1 - from + compared
 		}
 	}
-	return -1, true
+	return -1, true, max(0, last+1-from) + compared
 }
 
 // twoWay is Two-Way from from. The prefilter, if any, is first left off
 // (filtered gave up on it) and tried again every retryAfter bytes, jumping
 // ahead only when nothing is remembered.
-func (f *finder) twoWay(data []byte, from int) int {
+func (f *finder) twoWay(data []byte, from int) (at, work int) {
 	if f.period == 0 {
 		f.crit, f.period, f.short = factorize(f.needle)
 	}
@@ -191,7 +206,8 @@ func (f *finder) twoWay(data []byte, from int) int {
 	last := len(data) - n // the last possible start
 	pre, retry := preNone, from+f.retryAfter
 	calls, skipped := 0, 0
-	mem := 0 // needle[:mem] is known to match at j (short period only)
+	mem := 0      // needle[:mem] is known to match at j (short period only)
+	compared := 0 // bytes compared
 	for j := from; j <= last; {
 		if mem == 0 {
 			if pre == preNone && f.pre != preNone && j >= retry {
@@ -200,7 +216,7 @@ func (f *finder) twoWay(data []byte, from int) int {
 			if pre != preNone {
 				k := f.jump(data, j, last, pre)
 				if k < 0 {
-					return -1
+					return -1, last + 1 - from + compared
 				}
 				calls, skipped = calls+1, skipped+k-j
 				if calls == preJudge {
@@ -212,21 +228,25 @@ func (f *finder) twoWay(data []byte, from int) int {
 				j = k
 			}
 		}
-		i := matchRight(needle, data[j:], max(crit, mem))
+		right := max(crit, mem)
+		i := matchRight(needle, data[j:], right)
+		compared += min(i, n-1) - right + 1
 		if i < n {
 			j += i - crit + 1
 			mem = 0
 			continue
 		}
-		if matchLeft(needle, data[j:], crit-1, mem) < mem {
-			return j
+		l := matchLeft(needle, data[j:], crit-1, mem)
+		compared += max(0, crit-max(l, mem))
+		if l < mem {
+			return j, j + 1 - from + compared
 		}
 		j += f.period
 		if f.short {
 			mem = n - f.period
 		}
 	}
-	return -1
+	return -1, max(0, last+1-from) + compared
 }
 
 // matchRight compares needle and data from i on and returns the first

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
-	"time"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -237,37 +237,63 @@ func FuzzIndex(f *testing.F) {
 	})
 }
 
-// TestSearchLinearOnPathologicalInput searches 16 MiB haystacks built to
-// make a naive or badly guarded search quadratic: runs of one byte with
-// needles that fail on their last byte, periodic text with near misses of
-// 64 KiB, and a needle every byte of which the prefilter finds on every
-// line. Linear, each takes milliseconds; quadratic, hours. The bound is
-// generous (the machine may be loaded, the race detector on): it exists to
-// catch a quadratic regression, the benchmarks measure the rest.
+// TestSearchLinearOnPathologicalInput holds the search's own count of its
+// work (search: positions passed plus bytes compared) to a linear bound on
+// haystacks built to make a naive or badly guarded search quadratic: runs
+// of one byte with needles that fail on their last or first byte, periodic
+// text with near misses of 64 KiB, a needle whose every byte the
+// prefilter finds on every line, its ends being common lines and its
+// middle not (so the prefilter's pair, taken near the ends, finds a
+// candidate on every line, and only a full comparison fails). Each
+// runs at 1 MiB and at 8 MiB, with every prefilter: the work must stay
+// under a few times the haystack, and grow at most about eightfold. A
+// count, not a clock, so a loaded machine cannot fail it, and a quadratic
+// search (64 times the work at 8 times the size) cannot pass it.
 func TestSearchLinearOnPathologicalInput(t *testing.T) {
 	t.Parallel()
-	const size = 16 << 20
 	period := []byte("abbbbbbbbbbbbbbb\n")
+	line := []byte("2026-12-03 INFO request served id=\n")
 	cases := []struct {
-		name         string
-		data, needle []byte
+		name   string
+		data   func(size int) []byte
+		needle []byte
 	}{
-		{"run near miss 1k", bytes.Repeat([]byte("a"), size), append(bytes.Repeat([]byte("a"), 1000), 'b')},
-		{"run near miss first byte", bytes.Repeat([]byte("a"), size), append([]byte("b"), bytes.Repeat([]byte("a"), 5000)...)},
-		{"periodic near miss 64k", bytes.Repeat(period, size/len(period)),
+		{"run near miss 1k", func(size int) []byte { return bytes.Repeat([]byte("a"), size) },
+			append(bytes.Repeat([]byte("a"), 1000), 'b')},
+		{"run near miss first byte", func(size int) []byte { return bytes.Repeat([]byte("a"), size) },
+			append([]byte("b"), bytes.Repeat([]byte("a"), 5000)...)},
+		{"periodic near miss 64k", func(size int) []byte { return bytes.Repeat(period, size/len(period)) },
 			append(bytes.Repeat(period, 64<<10/len(period)), 'b')},
-		{"periodic needle middle miss", bytes.Repeat([]byte("ab"), size/2),
+		{"periodic needle middle miss", func(size int) []byte { return bytes.Repeat([]byte("ab"), size/2) },
 			append(append(bytes.Repeat([]byte("ab"), 20000), 'b'), bytes.Repeat([]byte("ab"), 20000)...)},
+		{"common lines, middle differs", func(size int) []byte { return bytes.Repeat(line, size/len(line)) },
+			slices.Concat(bytes.Repeat(line, 1500), []byte("2026-12-03 INFO request served di=\n"), bytes.Repeat(line, 1500))},
 	}
-	start := time.Now()
+	const small = 1 << 20
 	for _, c := range cases {
-		want := -1
-		if got := index(c.data, c.needle); got != want {
-			t.Errorf("%s: index = %d, want %d", c.name, got, want)
+		for _, pre := range []int{-1, preNone, preByte, prePairs} {
+			work := func(size int) int {
+				data := c.data(size)
+				f := newFinder(data, c.needle)
+				if pre >= 0 {
+					f.pre, f.direct = pre, false
+					if f.i1 == f.i2 {
+						f.i1, f.i2, f.c1, f.c2 = 0, len(c.needle)-1, c.needle[0], c.needle[len(c.needle)-1]
+					}
+				}
+				at, w := f.search(data, 0)
+				if at != -1 { // each needle has a byte or a line the haystack lacks
+					t.Errorf("%s, prefilter %d: index = %d, want -1", c.name, pre, at)
+				}
+				if limit := 8 * (len(data) + len(c.needle)); w > limit {
+					t.Errorf("%s, prefilter %d, %d bytes: work %d, over the linear bound %d", c.name, pre, len(data), w, limit)
+				}
+				return w
+			}
+			if w1, w8 := work(small), work(8*small); w8 > 10*w1 {
+				t.Errorf("%s, prefilter %d: work %d at 1 MiB, %d at 8 MiB: grows faster than the haystack", c.name, pre, w1, w8)
+			}
 		}
-	}
-	if d := time.Since(start); d > 60*time.Second {
-		t.Errorf("the pathological searches took %v: quadratic?", d)
 	}
 }
 
