@@ -20,7 +20,16 @@ import (
 // a no-newline marker inside a run of lines, which joins two lines), and a
 // canonical document survives Parse then Format byte for byte.
 func Format(p *Patch) []byte {
+	// Room for the hunks' bytes at once: a patch of a long line grows
+	// by no copy, one of many lines by at most one for the prefixes.
+	size := 1 << 10
+	for _, s := range p.Sections {
+		for _, h := range s.Hunks {
+			size += len(h.Before) + len(h.Payload) + len(h.After)
+		}
+	}
 	var b bytes.Buffer
+	b.Grow(size)
 	for i, s := range p.Sections {
 		if i > 0 {
 			b.WriteByte('\n')

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MoveID is the id of every rendered move.
@@ -69,7 +70,9 @@ func PlanRequest(req *Request, files Files) (*Plan, error) {
 	if err := p.selfCheck(text, out); err != nil {
 		return nil, err
 	}
-	patch := string(text)
+	// text is not written again: the string shares its bytes, so a patch
+	// as large as its file costs no second copy (issue 23).
+	patch := unsafe.String(unsafe.SliceData(text), len(text))
 	out.Result.Patch = &patch
 	return out, nil
 }
@@ -122,6 +125,7 @@ type planner struct {
 	// The hunks, rendered by render, and the offsets of their first bytes.
 	sourceHunk, targetHunk   *Hunk
 	sourceStart, targetStart int
+	lines                    lineCounter
 }
 
 func (p *planner) read(path string) ([]byte, error) {
