@@ -182,7 +182,12 @@ func (e *evaluation) relocate() error {
 			return err
 		}
 	}
-	sm := findText(ds, src.Before, e.payload, src.After)
+	var sm, am Matches
+	if e.m.Same() { // one read of the file for both searches
+		sm, am = findBoth(ds, [][]byte{src.Before, e.payload, src.After}, [][]byte{tgt.Before, tgt.After})
+	} else {
+		sm = findText(ds, src.Before, e.payload, src.After)
+	}
 	if sm.Count == 0 {
 		fm, err := e.final(dt)
 		switch {
@@ -210,7 +215,10 @@ func (e *evaluation) relocate() error {
 			return withAnchor(partialDuplicate(e.m.Src, e.m.Dst, Range{ps, pe}, fm.Ranges[0], e.m.PayloadSHA256), anchorTarget)
 		}
 	}
-	ip, err := e.anchor(dt)
+	if !e.m.Same() {
+		am = findJoined(dt, tgt.Before, tgt.After)
+	}
+	ip, err := e.anchor(dt, am)
 	if err != nil {
 		return err
 	}
@@ -249,12 +257,11 @@ func (e *evaluation) setInsert(ip int) {
 	e.move().TargetRange = &Range{ip - len(t.Before), ip + len(t.After)}
 }
 
-// anchor locates the unique target anchor in data and returns the
-// insertion offset. An empty anchor (a reversed payload-only deletion)
-// is never found.
-func (e *evaluation) anchor(data []byte) (int, error) {
+// anchor locates the unique target anchor in data, whose occurrences are
+// am, and returns the insertion offset. An empty anchor (a reversed
+// payload-only deletion) is never found.
+func (e *evaluation) anchor(data []byte, am Matches) (int, error) {
 	t := e.m.Target
-	am := findJoined(data, t.Before, t.After)
 	switch {
 	case am.Count == 0 || len(t.Before)+len(t.After) == 0:
 		return 0, &Error{Code: TargetNotFound, Phase: "target", Path: e.m.Dst, Anchor: anchorTarget, Matches: counted(0),
@@ -279,7 +286,7 @@ func (e *evaluation) insert() error {
 		e.alreadyApplied(&fm.Ranges[0], len(t.Before))
 		return nil
 	}
-	ip, err := e.anchor(data)
+	ip, err := e.anchor(data, findJoined(data, t.Before, t.After))
 	if err != nil {
 		return err
 	}

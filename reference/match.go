@@ -108,6 +108,72 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 	return m
 }
 
+// bothChunk is the stretch of data findBoth searches for one needle and
+// then the other: small enough to stay in the cache between them.
+const bothChunk = 256 << 10
+
+// findBoth is findText(data, a...) and findJoined(data, b...) reading data
+// from memory once (issue 23): two searches of the same file, as check
+// makes for a move within one file, take turns a stretch at a time, the
+// second finding in the cache what the first read. A needle that is
+// empty or long (as findJoined joins no more) is searched on its own.
+func findBoth(data []byte, a, b [][]byte) (Matches, Matches) {
+	na, nb := concatShort(a), concatShort(b)
+	if na == nil || nb == nil {
+		return findText(data, a...), findJoined(data, b...)
+	}
+	sa, sb := stepper{f: newFinder(data, na)}, stepper{f: newFinder(data, nb)}
+	for end := min(bothChunk, len(data)); ; end = min(end+bothChunk, len(data)) {
+		sa.upTo(data, end)
+		sb.upTo(data, end)
+		if end == len(data) || sa.done && sb.done {
+			return sa.m, sb.m
+		}
+	}
+}
+
+// concatShort joins parts shorter in all than joinedMin, or returns nil.
+func concatShort(parts [][]byte) []byte {
+	n := 0
+	for _, part := range parts {
+		n += len(part)
+	}
+	if n == 0 || n >= joinedMin {
+		return nil
+	}
+	return concat(parts...)
+}
+
+// stepper is Find advanced a stretch at a time.
+type stepper struct {
+	f    finder
+	from int // where the search goes on
+	m    Matches
+	done bool
+}
+
+// upTo counts the occurrences that start before end, as Find does.
+func (s *stepper) upTo(data []byte, end int) {
+	n := len(s.f.needle)
+	for !s.done {
+		i := s.f.index(data[:min(len(data), end+n-1)], s.from)
+		if i < 0 {
+			s.from = max(s.from, end)
+			s.done = end == len(data)
+			return
+		}
+		if s.m.Count == MatchCountLimit {
+			s.m.Truncated, s.done = true, true
+			return
+		}
+		s.m.Count++
+		if len(s.m.Ranges) < MaxReportedRanges {
+			s.m.Ranges = append(s.m.Ranges, Range{i, i + n})
+		}
+		s.from = i + 1
+	}
+}
+
 // partsAt reports whether every part but the skip-th follows the other
 // parts in data from start on.
 func partsAt(data []byte, start int, parts [][]byte, skip int) bool {

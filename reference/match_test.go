@@ -293,3 +293,38 @@ func TestFindJoinedAgreesWithFind(t *testing.T) {
 	check("short needle", run, []byte("a"), []byte("a"))
 	check("empty parts", run, nil, run[:joinedMin], nil)
 }
+
+// TestFindBothAgreesWithFind: the two searches taking turns a stretch at
+// a time answer as findText and findJoined do one after the other, with
+// needles cut across the stretches' ends, occurring often (counts
+// truncated) or not at all, empty or long.
+func TestFindBothAgreesWithFind(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 10))
+	for i := range 24 {
+		k := 2 + i%3
+		data := make([]byte, 2*bothChunk+rng.IntN(bothChunk))
+		for j := range data {
+			data[j] = "ab\nx"[rng.IntN(k)]
+		}
+		cut := func() []byte {
+			at := (1+rng.IntN(2))*bothChunk - rng.IntN(40)
+			return data[at : at+1+rng.IntN(60)]
+		}
+		a := [][]byte{cut()[:rng.IntN(3)], cut(), nil}
+		b := [][]byte{cut(), cut()[:rng.IntN(2)]}
+		if i%7 == 0 {
+			b = [][]byte{nil, nil}
+		}
+		if i%11 == 0 {
+			a = [][]byte{data[:joinedMin]}
+		}
+		gotA, gotB := findBoth(data, a, b)
+		if diff := cmp.Diff(findText(data, a...), gotA); diff != "" {
+			t.Fatalf("case %d, first needle (-want +got):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(findJoined(data, b...), gotB); diff != "" {
+			t.Fatalf("case %d, second needle (-want +got):\n%s", i, diff)
+		}
+	}
+}
