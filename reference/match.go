@@ -208,15 +208,50 @@ func scan(data, needle []byte, yield func(start int) bool) {
 	}
 }
 
+// scanAlong is scan, taking turns with also (when not nil) a stretch at a
+// time; also is done on return.
+func scanAlong(data, needle []byte, also *stepper, yield func(start int) bool) {
+	if also == nil || len(needle) == 0 {
+		scan(data, needle, yield)
+		if also != nil {
+			also.upTo(data, len(data))
+		}
+		return
+	}
+	f := newFinder(data, needle)
+	from := 0
+	for end := min(bothChunk, len(data)); ; end = min(end+bothChunk, len(data)) {
+		for {
+			i := f.index(data[:min(len(data), end+len(needle)-1)], from)
+			if i < 0 {
+				from = max(from, end)
+				break
+			}
+			if !yield(i) {
+				also.upTo(data, len(data))
+				return
+			}
+			from = i + 1
+		}
+		also.upTo(data, end)
+		if end == len(data) {
+			return
+		}
+	}
+}
+
 // envelopes pairs each occurrence of before with the first occurrence of
 // after that starts at or after its end. The occurrences of after are
 // found in one pass: the one found for an earlier occurrence of before
 // serves every later one that ends at or before it.
-func envelopes(data, before, after []byte) Matches {
+//
+// also, when not nil, is advanced through data alongside the scan for
+// before, a stretch at a time, as findBoth does, and is done on return.
+func envelopes(data, before, after []byte, also *stepper) Matches {
 	var m Matches
 	a := -1 // the first occurrence of after at or after the latest end
 	fa := newFinder(data, after)
-	scan(data, before, func(b int) bool {
+	scanAlong(data, before, also, func(b int) bool {
 		end := b + len(before)
 		if a < end {
 			if a = fa.index(data, end); a < 0 {

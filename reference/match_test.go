@@ -153,7 +153,7 @@ func TestEnvelopesAgreeWithOracle(t *testing.T) {
 				want.Ranges = append(want.Ranges, Range{b, end + a + len(after)})
 			}
 		}
-		if diff := cmp.Diff(want, envelopes(data, before, after)); diff != "" {
+		if diff := cmp.Diff(want, envelopes(data, before, after, nil)); diff != "" {
 			t.Fatalf("envelopes(%q, %q, %q) (-want +got):\n%s", data, before, after, diff)
 		}
 	}
@@ -245,7 +245,7 @@ func BenchmarkFindAdversarial(b *testing.B) {
 			data := append(bytes.Clone(lines), "END"...)
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				envelopes(data, []byte("x\n"), []byte("END"))
+				envelopes(data, []byte("x\n"), []byte("END"), nil)
 			}
 		})
 	}
@@ -325,6 +325,32 @@ func TestFindBothAgreesWithFind(t *testing.T) {
 		}
 		if diff := cmp.Diff(findJoined(data, b...), gotB); diff != "" {
 			t.Fatalf("case %d, second needle (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// TestEnvelopesAlongAgree: envelopes taking turns with a search of the
+// anchor (plan's move within one file) answers as both do alone, with
+// starts, ends and anchors cut across the stretches' ends.
+func TestEnvelopesAlongAgree(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 11))
+	for i := range 24 {
+		data := make([]byte, 2*bothChunk+rng.IntN(bothChunk))
+		for j := range data {
+			data[j] = "ab\nx"[rng.IntN(2+i%3)]
+		}
+		cut := func() []byte {
+			at := (1+rng.IntN(2))*bothChunk - rng.IntN(40)
+			return data[at : at+1+rng.IntN(40)]
+		}
+		before, after, anchor := cut(), cut()[:rng.IntN(4)], cut()
+		along := stepper{f: newFinder(data, anchor)}
+		if diff := cmp.Diff(envelopes(data, before, after, nil), envelopes(data, before, after, &along)); diff != "" {
+			t.Fatalf("case %d: envelopes (-alone +along):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(Find(data, anchor), along.m); diff != "" {
+			t.Fatalf("case %d: the anchor (-Find +along):\n%s", i, diff)
 		}
 	}
 }

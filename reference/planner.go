@@ -157,10 +157,11 @@ func (p *planner) checkHash() error {
 // selectionAnchor names the source delimiters in errors.
 const selectionAnchor = "src_start/src_end"
 
-// selection finds the unique src_start...src_end pair in data.
-func (p *planner) selection(data []byte) (Range, error) {
+// selection finds the unique src_start...src_end pair in data, advancing
+// also, when not nil, alongside (see envelopes).
+func (p *planner) selection(data []byte, also *stepper) (Range, error) {
 	path := p.sh.src
-	sel := envelopes(data, []byte(*p.req.SrcStart), []byte(*p.req.SrcEnd))
+	sel := envelopes(data, []byte(*p.req.SrcStart), []byte(*p.req.SrcEnd), also)
 	switch {
 	case sel.Count == 0:
 		return Range{}, &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: selectionAnchor,
@@ -185,11 +186,10 @@ func (p *planner) targetAnchor() string {
 	return "target_before+target_after"
 }
 
-// placement finds the unique target anchor in data and returns its range
-// and the insertion offset.
-func (p *planner) placement(data []byte) (Range, int, error) {
-	tb, ta := p.tb(), p.ta()
-	m := findJoined(data, tb, ta)
+// placement finds the unique target anchor in data, whose occurrences
+// are m, and returns its range and the insertion offset.
+func (p *planner) placement(data []byte, m Matches) (Range, int, error) {
+	tb := p.tb()
 	switch {
 	case m.Count == 0:
 		return Range{}, 0, &Error{Code: TargetNotFound, Phase: "target", Path: p.sh.dst, Anchor: p.targetAnchor(),
@@ -215,13 +215,23 @@ func (p *planner) relocate() error {
 			return err
 		}
 	}
-	sel, err := p.selection(ds)
+	// In one file, the anchor is searched alongside the selection: one
+	// read of the file for both.
+	var along *stepper
+	if anchor := concatShort([][]byte{p.tb(), p.ta()}); same && anchor != nil {
+		along = &stepper{f: newFinder(ds, anchor)}
+	}
+	sel, err := p.selection(ds, along)
 	if err != nil {
 		return err
 	}
 	ps, pe := sel.Start, sel.End
 	p.payload = ds[ps:pe]
-	anchor, ip, err := p.placement(dt)
+	am := findJoined
+	if along != nil {
+		am = func([]byte, ...[]byte) Matches { return along.m }
+	}
+	anchor, ip, err := p.placement(dt, am(dt, p.tb(), p.ta()))
 	if err != nil {
 		return err
 	}
@@ -250,7 +260,7 @@ func (p *planner) delete() error {
 	if err != nil {
 		return err
 	}
-	sel, err := p.selection(ds)
+	sel, err := p.selection(ds, nil)
 	if err != nil {
 		return err
 	}
@@ -277,7 +287,7 @@ func (p *planner) insert() error {
 		p.target, p.insertAt, p.status = &m.Ranges[0], &ip, StatusAlreadyApplied
 		return nil
 	}
-	anchor, ip, err := p.placement(dt)
+	anchor, ip, err := p.placement(dt, findJoined(dt, p.tb(), p.ta()))
 	if err != nil {
 		return err
 	}
