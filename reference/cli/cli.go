@@ -188,7 +188,7 @@ func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) er
 		}
 	}
 	if r.o.jsonOutput {
-		return writeJSON(r.env.Stdout, plan.Result)
+		return writeResult(r.env.Stdout, plan.Result)
 	}
 	return r.human(plan.Result)
 }
