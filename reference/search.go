@@ -64,10 +64,14 @@ const (
 	pairPerWindow = 4       // occurrences of the first byte measured per window
 	pairScope     = 4 << 10 // the first byte is chosen from the needle's first bytes
 	// A first byte seen more often than once in byteRare bytes of the
-	// sample is searched by pairs rather than by IndexByte: a call of
-	// IndexByte costs about what the pairs' vector loop takes to pass
-	// this many bytes.
-	byteRare = 512
+	// sample is searched by pairs rather than by IndexByte, whose calls
+	// cost more than the vector loop's passing the bytes between them.
+	// Measured in turn on the benchmark's shapes (whole-process CPU, a
+	// loaded machine): 48 kept periodic text (a byte every 80) on
+	// IndexByte, at twice the CPU; 512 put log lines (every 117) on the
+	// pairs, at 1.3x; 96 is as good as the better of the two on both,
+	// within 1.2x on the other shapes.
+	byteRare = 96
 	// The prefilter is judged every preJudge calls: it stays on while its
 	// jumps average at least preMinSkip positions, and after it is turned
 	// off Two-Way searches preRetry bytes before trying it again.
