@@ -14,11 +14,12 @@ const largePatch = 1 << 20
 
 // writeResult writes res as writeJSON does, byte for byte. A large patch
 // (plan on a file as large as the patch) is escaped here, eight bytes at
-// a time past the bytes that need no escape, straight into the output:
-// encoding/json looks at each byte in turn and grows its buffer by
-// copying, several times the cost of the plan itself (issue 23). patch is
-// the last member but warnings, so the rest is marshalled without both
-// and they are written after it.
+// a time past the bytes that need no escape, and written a stretch at a
+// time: encoding/json looks at each byte in turn and builds the whole
+// document in a buffer grown by copying, several times the cost of the
+// plan itself and more memory than the file (issue 23). patch is the last
+// member but warnings, so the rest is marshalled without both and they are
+// written after it.
 func writeResult(w io.Writer, res reference.Result) error {
 	if res.Patch == nil || len(*res.Patch) < largePatch {
 		return writeJSON(w, res)
@@ -29,10 +30,26 @@ func writeResult(w io.Writer, res reference.Result) error {
 	if err != nil {
 		return err
 	}
-	out := make([]byte, 0, len(head)+len(patch)+len(patch)/8+1024)
+	out := make([]byte, 0, largePatch+largePatch/8+len(head)+64)
 	out = append(out, head[:len(head)-1]...) // without its "}"
-	out = append(out, `,"patch":`...)
-	out = appendJSONString(out, patch)
+	out = append(out, `,"patch":"`...)
+	for len(patch) > 0 {
+		// A stretch ends before the start of a rune (or an invalid
+		// byte), so no rune is cut and each escapes as in the whole.
+		end := min(len(patch), largePatch)
+		for end < len(patch) && !utf8.RuneStart(patch[end]) {
+			end--
+		}
+		out = appendJSONBody(out, patch[:end])
+		patch = patch[end:]
+		if len(patch) > 0 {
+			if _, err := w.Write(out); err != nil {
+				return err
+			}
+			out = out[:0]
+		}
+	}
+	out = append(out, '"')
 	if len(warnings) > 0 {
 		tail, err := json.Marshal(warnings)
 		if err != nil {
@@ -49,8 +66,12 @@ func writeResult(w io.Writer, res reference.Result) error {
 // \b, \f, \n, \r and \t by name; other control bytes and '<', '>', '&' as
 // \u00XX; invalid UTF-8 as \ufffd; U+2028 and U+2029 as \u2028, \u2029.
 func appendJSONString(dst []byte, s string) []byte {
+	return append(appendJSONBody(append(dst, '"'), s), '"')
+}
+
+// appendJSONBody is appendJSONString without the quotes.
+func appendJSONBody(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		for i+8 <= len(s) && plain8(load64(s, i)) {
@@ -99,8 +120,7 @@ func appendJSONString(dst []byte, s string) []byte {
 		i += size
 		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
 // plain8 reports whether none of the eight bytes of x needs escaping: no

@@ -39,12 +39,19 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 // without warnings, is written byte for byte as writeJSON writes it.
 func TestWriteResultMatchesWriteJSON(t *testing.T) {
 	t.Parallel()
-	patch := strings.Repeat("diff <a> & \"b\"\n\tline\u2028\n", largePatch/16)
+	// Runes of two, three and four bytes and invalid bytes fall on the
+	// ends of the stretches the patch is written in.
+	patch := strings.Repeat("diff <a> & \"b\"\n\tline\u2028é𝄞\xff\xe2\x80\n", 3*largePatch/16)
 	strip, insert := 1, 7
 	res := reference.Result{OK: true, Changed: []string{"a.txt"}, Affected: []string{"a.txt"}, Status: reference.StatusApplied,
 		Moves:           []reference.MoveResult{{ID: "move-1", Src: "a.txt", Dst: "a.txt", InsertIndex: &insert}},
 		StripComponents: &strip, Patch: &patch}
-	for _, warnings := range [][]reference.Warning{nil, {{Code: "adjacent_bytes", Message: "<m>"}}} {
+	// And a rune of four bytes, U+2028 and an invalid pair across the
+	// end of the first stretch.
+	cut := strings.Repeat("a", largePatch-2)
+	for i, patch := range []string{patch, cut + "𝄞z", cut + "a\u2028z", cut + "\xe2\x80z", cut + "é\xe2\x80\xa8"} {
+		res.Patch = &patch
+		warnings := [][]reference.Warning{nil, {{Code: "adjacent_bytes", Message: "<m>"}}}[i%2]
 		res.Warnings = warnings
 		var got, want bytes.Buffer
 		if err := writeResult(&got, res); err != nil {
@@ -54,7 +61,7 @@ func TestWriteResultMatchesWriteJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Errorf("with %d warnings: writeResult differs from writeJSON", len(warnings))
+			t.Errorf("patch %d, %d warnings: writeResult differs from writeJSON", i, len(warnings))
 		}
 	}
 }
