@@ -114,6 +114,7 @@ type planner struct {
 	tree MapFiles
 
 	payload []byte
+	sum     string // payloadSHA256's, once computed
 	// want is the tree after the move, each file as slices that mostly
 	// share the bytes read, so a plan costs little more than its files.
 	want   map[string][][]byte
@@ -146,7 +147,7 @@ func (p *planner) checkHash() error {
 	if want == nil {
 		return nil
 	}
-	got := sha256Hex(p.payload)
+	got := p.payloadSHA256()
 	if got == *want {
 		return nil
 	}
@@ -382,7 +383,7 @@ func (p *planner) result() *Plan {
 	if r.Status == StatusAlreadyApplied {
 		out.Changes = nil
 	}
-	r.Moves = []MoveResult{{ID: MoveID, Src: p.sh.src, Dst: p.sh.dst, PayloadSHA256: sha256Hex(p.payload),
+	r.Moves = []MoveResult{{ID: MoveID, Src: p.sh.src, Dst: p.sh.dst, PayloadSHA256: p.payloadSHA256(),
 		PayloadBytes: len(p.payload), SourceRange: p.source, TargetRange: p.target, InsertIndex: p.insertAt}}
 	r.Warnings = p.warnings()
 	return out
@@ -431,6 +432,17 @@ func (p *planner) selfCheck(text []byte, want *Plan) error {
 			Message: "internal error: the rendered patch failed its self-check: " + why}
 	}
 	return nil
+}
+
+// payloadSHA256 is the payload's hash, computed once: the hash check, the
+// rendered patch and the result all show it, and a payload may be as large
+// as its file (issue 23). The payload is set before it is first asked for
+// and not changed after.
+func (p *planner) payloadSHA256() string {
+	if p.sum == "" {
+		p.sum = sha256Hex(p.payload)
+	}
+	return p.sum
 }
 
 func sha256Hex(data []byte) string {

@@ -81,7 +81,7 @@ func (p *planner) render() ([]byte, error) {
 			}
 		}
 	}
-	m := &Move{ID: MoveID, PayloadSHA256: sha256Hex(p.payload), Shape: p.sh.kind,
+	m := &Move{ID: MoveID, PayloadSHA256: p.payloadSHA256(), Shape: p.sh.kind,
 		Src: src, Dst: dst, Source: p.sourceHunk, Target: p.targetHunk}
 	switch m.Shape {
 	case ShapeInsert:
