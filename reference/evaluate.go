@@ -145,20 +145,23 @@ func (e *evaluation) alreadyApplied(final *Range, before int) {
 // unique match proves the move done, several are target_ambiguous.
 func (e *evaluation) final(data []byte) (Matches, error) {
 	t := e.m.Target
-	fm := findText(data, concat(t.Before, e.payload, t.After))
+	fm := findText(data, t.Before, e.payload, t.After)
 	if fm.Count > 1 {
 		return fm, withAnchor(ambiguous(TargetAmbiguous, "target", e.m.Dst, data, fm), anchorTarget)
 	}
 	return fm, nil
 }
 
-// findText finds text in data; an empty text (a hunk whose only payload
-// line holds no bytes, and no context) is never found, as upstream reads it.
-func findText(data, text []byte) Matches {
-	if len(text) == 0 {
-		return Matches{}
+// findText finds the text made of parts in data; an empty text (a hunk
+// whose only payload line holds no bytes, and no context) is never found,
+// as upstream reads it.
+func findText(data []byte, parts ...[]byte) Matches {
+	for _, part := range parts {
+		if len(part) > 0 {
+			return findJoined(data, parts...)
+		}
 	}
-	return Find(data, text)
+	return Matches{}
 }
 
 // withAnchor sets an error's anchor detail.
@@ -179,8 +182,12 @@ func (e *evaluation) relocate() error {
 			return err
 		}
 	}
-	full := concat(src.Before, e.payload, src.After)
-	sm := findText(ds, full)
+	var sm, am Matches
+	if e.m.Same() { // one read of the file for both searches
+		sm, am = findBoth(ds, [][]byte{src.Before, e.payload, src.After}, [][]byte{tgt.Before, tgt.After})
+	} else {
+		sm = findText(ds, src.Before, e.payload, src.After)
+	}
 	if sm.Count == 0 {
 		fm, err := e.final(dt)
 		switch {
@@ -208,7 +215,10 @@ func (e *evaluation) relocate() error {
 			return withAnchor(partialDuplicate(e.m.Src, e.m.Dst, Range{ps, pe}, fm.Ranges[0], e.m.PayloadSHA256), anchorTarget)
 		}
 	}
-	ip, err := e.anchor(dt)
+	if !e.m.Same() {
+		am = findJoined(dt, tgt.Before, tgt.After)
+	}
+	ip, err := e.anchor(dt, am)
 	if err != nil {
 		return err
 	}
@@ -247,15 +257,13 @@ func (e *evaluation) setInsert(ip int) {
 	e.move().TargetRange = &Range{ip - len(t.Before), ip + len(t.After)}
 }
 
-// anchor locates the unique target anchor in data and returns the
-// insertion offset. An empty anchor (a reversed payload-only deletion)
-// is never found.
-func (e *evaluation) anchor(data []byte) (int, error) {
+// anchor locates the unique target anchor in data, whose occurrences are
+// am, and returns the insertion offset. An empty anchor (a reversed
+// payload-only deletion) is never found.
+func (e *evaluation) anchor(data []byte, am Matches) (int, error) {
 	t := e.m.Target
-	anchor := concat(t.Before, t.After)
-	am := Find(data, anchor)
 	switch {
-	case am.Count == 0 || len(anchor) == 0:
+	case am.Count == 0 || len(t.Before)+len(t.After) == 0:
 		return 0, &Error{Code: TargetNotFound, Phase: "target", Path: e.m.Dst, Anchor: anchorTarget, Matches: counted(0),
 			Message: "target anchor not found in " + e.m.Dst}
 	case !am.Unique():
@@ -278,7 +286,7 @@ func (e *evaluation) insert() error {
 		e.alreadyApplied(&fm.Ranges[0], len(t.Before))
 		return nil
 	}
-	ip, err := e.anchor(data)
+	ip, err := e.anchor(data, findJoined(data, t.Before, t.After))
 	if err != nil {
 		return err
 	}
@@ -293,7 +301,7 @@ func (e *evaluation) delete() error {
 	if err != nil {
 		return err
 	}
-	sm := findText(data, concat(s.Before, e.payload, s.After))
+	sm := findText(data, s.Before, e.payload, s.After)
 	switch {
 	case sm.Count == 0:
 		done, err := deletedAlready(data, s, e.payload, e.m.Src)
@@ -321,7 +329,7 @@ func (e *evaluation) delete() error {
 func deletedAlready(data []byte, s *Hunk, payload []byte, path string) (bool, error) {
 	switch {
 	case len(s.Before) > 0 && len(s.After) > 0:
-		am := Find(data, concat(s.Before, s.After))
+		am := findJoined(data, s.Before, s.After)
 		if am.Count > 1 {
 			return false, withAnchor(ambiguous(SourceAmbiguous, "source", path, data, am), anchorSource)
 		}

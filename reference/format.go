@@ -20,7 +20,21 @@ import (
 // a no-newline marker inside a run of lines, which joins two lines), and a
 // canonical document survives Parse then Format byte for byte.
 func Format(p *Patch) []byte {
+	// Room for the whole document at once, so a patch as large as its
+	// file is not copied as the buffer grows: each part's bytes, a prefix
+	// per line and a marker per part, and the headers.
+	size := 1 << 10
+	for _, s := range p.Sections {
+		size += 4*len(s.OldPath) + 4*len(s.NewPath)
+		for _, h := range s.Hunks {
+			size += 256 + len(h.Label)
+			for _, part := range [][]byte{h.Before, h.Payload, h.After} {
+				size += len(part) + bytes.Count(part, newline) + 2 + len(NoNewlineMarker)
+			}
+		}
+	}
 	var b bytes.Buffer
+	b.Grow(size)
 	for i, s := range p.Sections {
 		if i > 0 {
 			b.WriteByte('\n')

@@ -45,6 +45,148 @@ func Find(data, needle []byte) Matches {
 	return m
 }
 
+// joinedMin is the length from which findJoined leaves a needle's parts
+// where they lie instead of joining them: a shorter copy costs less than
+// the verifying.
+const joinedMin = 64 << 10
+
+// findJoined is Find(data, concat(parts...)) without the copy of a long
+// needle (issue 23): a hunk's context and payload, each a slice of the
+// patch, as large as the file when the file is one line. It scans for the
+// longest part and compares the others around each occurrence. Each
+// occurrence that is not a match costs up to the needle's length, counted
+// against the bytes passed as the finder counts its own comparisons; past
+// the same budget, a needle whose longest part recurs without the rest is
+// joined after all and searched as one, so the time stays linear and the
+// answer is Find's.
+func findJoined(data []byte, parts ...[]byte) Matches {
+	n, k := 0, 0
+	for i, part := range parts {
+		n += len(part)
+		if len(part) > len(parts[k]) {
+			k = i
+		}
+	}
+	if n < joinedMin {
+		return Find(data, concat(parts...))
+	}
+	off := 0 // where the longest part starts in the needle
+	for _, part := range parts[:k] {
+		off += len(part)
+	}
+	// Occurrences of the longest part at q in [off, last] leave room for
+	// the others around them.
+	long, last := parts[k], len(data)-n+off
+	f := newFinder(data, long)
+	var m Matches
+	work := 0
+	for from := off; from <= last; {
+		q := f.index(data[:last+len(long)], from)
+		if q < 0 {
+			break
+		}
+		from = q + 1
+		// The finder compared the longest part to find it, and the
+		// others are compared now: at most the needle's length.
+		work += n
+		start := q - off
+		if !partsAt(data, start, parts, k) {
+			if work > 2*(q-off)+4*n {
+				return Find(data, concat(parts...))
+			}
+			continue
+		}
+		if m.Count == MatchCountLimit {
+			m.Truncated = true
+			break
+		}
+		m.Count++
+		if len(m.Ranges) < MaxReportedRanges {
+			m.Ranges = append(m.Ranges, Range{start, start + n})
+		}
+	}
+	return m
+}
+
+// bothChunk is the stretch of data findBoth searches for one needle and
+// then the other: small enough to stay in the cache between them.
+const bothChunk = 256 << 10
+
+// findBoth is findText(data, a...) and findJoined(data, b...) reading data
+// from memory once (issue 23): two searches of the same file, as check
+// makes for a move within one file, take turns a stretch at a time, the
+// second finding in the cache what the first read. A needle that is
+// empty or long (as findJoined joins no more) is searched on its own.
+func findBoth(data []byte, a, b [][]byte) (Matches, Matches) {
+	na, nb := concatShort(a), concatShort(b)
+	if na == nil || nb == nil {
+		return findText(data, a...), findJoined(data, b...)
+	}
+	sa, sb := stepper{f: newFinder(data, na)}, stepper{f: newFinder(data, nb)}
+	for end := min(bothChunk, len(data)); ; end = min(end+bothChunk, len(data)) {
+		sa.upTo(data, end)
+		sb.upTo(data, end)
+		if end == len(data) || sa.done && sb.done {
+			return sa.m, sb.m
+		}
+	}
+}
+
+// concatShort joins parts shorter in all than joinedMin, or returns nil.
+func concatShort(parts [][]byte) []byte {
+	n := 0
+	for _, part := range parts {
+		n += len(part)
+	}
+	if n == 0 || n >= joinedMin {
+		return nil
+	}
+	return concat(parts...)
+}
+
+// stepper is Find advanced a stretch at a time.
+type stepper struct {
+	f    finder
+	from int // where the search goes on
+	m    Matches
+	done bool
+}
+
+// upTo counts the occurrences that start before end, as Find does.
+func (s *stepper) upTo(data []byte, end int) {
+	n := len(s.f.needle)
+	for !s.done {
+		i := s.f.index(data[:min(len(data), end+n-1)], s.from)
+		if i < 0 {
+			s.from = max(s.from, end)
+			s.done = end == len(data)
+			return
+		}
+		if s.m.Count == MatchCountLimit {
+			s.m.Truncated, s.done = true, true
+			return
+		}
+		s.m.Count++
+		if len(s.m.Ranges) < MaxReportedRanges {
+			s.m.Ranges = append(s.m.Ranges, Range{i, i + n})
+		}
+		s.from = i + 1
+	}
+}
+
+// partsAt reports whether every part but the skip-th follows the other
+// parts in data from start on.
+func partsAt(data []byte, start int, parts [][]byte, skip int) bool {
+	at := start
+	for i, part := range parts {
+		if i != skip && !bytes.Equal(data[at:at+len(part)], part) {
+			return false
+		}
+		at += len(part)
+	}
+	return true
+}
+
 // scan calls yield with the start of every occurrence of needle in data, in
 // order and overlapping, until yield returns false.
 func scan(data, needle []byte, yield func(start int) bool) {
@@ -66,15 +208,50 @@ func scan(data, needle []byte, yield func(start int) bool) {
 	}
 }
 
+// scanAlong is scan, taking turns with also (when not nil) a stretch at a
+// time; also is done on return.
+func scanAlong(data, needle []byte, also *stepper, yield func(start int) bool) {
+	if also == nil || len(needle) == 0 {
+		scan(data, needle, yield)
+		if also != nil {
+			also.upTo(data, len(data))
+		}
+		return
+	}
+	f := newFinder(data, needle)
+	from := 0
+	for end := min(bothChunk, len(data)); ; end = min(end+bothChunk, len(data)) {
+		for {
+			i := f.index(data[:min(len(data), end+len(needle)-1)], from)
+			if i < 0 {
+				from = max(from, end)
+				break
+			}
+			if !yield(i) {
+				also.upTo(data, len(data))
+				return
+			}
+			from = i + 1
+		}
+		also.upTo(data, end)
+		if end == len(data) {
+			return
+		}
+	}
+}
+
 // envelopes pairs each occurrence of before with the first occurrence of
 // after that starts at or after its end. The occurrences of after are
 // found in one pass: the one found for an earlier occurrence of before
 // serves every later one that ends at or before it.
-func envelopes(data, before, after []byte) Matches {
+//
+// also, when not nil, is advanced through data alongside the scan for
+// before, a stretch at a time, as findBoth does, and is done on return.
+func envelopes(data, before, after []byte, also *stepper) Matches {
 	var m Matches
 	a := -1 // the first occurrence of after at or after the latest end
 	fa := newFinder(data, after)
-	scan(data, before, func(b int) bool {
+	scanAlong(data, before, also, func(b int) bool {
 		end := b + len(before)
 		if a < end {
 			if a = fa.index(data, end); a < 0 {

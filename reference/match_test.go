@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -152,7 +153,7 @@ func TestEnvelopesAgreeWithOracle(t *testing.T) {
 				want.Ranges = append(want.Ranges, Range{b, end + a + len(after)})
 			}
 		}
-		if diff := cmp.Diff(want, envelopes(data, before, after)); diff != "" {
+		if diff := cmp.Diff(want, envelopes(data, before, after, nil)); diff != "" {
 			t.Fatalf("envelopes(%q, %q, %q) (-want +got):\n%s", data, before, after, diff)
 		}
 	}
@@ -244,8 +245,112 @@ func BenchmarkFindAdversarial(b *testing.B) {
 			data := append(bytes.Clone(lines), "END"...)
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				envelopes(data, []byte("x\n"), []byte("END"))
+				envelopes(data, []byte("x\n"), []byte("END"), nil)
 			}
 		})
+	}
+}
+
+// TestFindJoinedAgreesWithFind: searching a needle's parts where they lie
+// answers as Find does on the joined needle, on periodic haystacks with a
+// few bytes changed (the longest part recurring where the others do not,
+// so some searches run out of budget and join) and needles of 64 KiB and
+// more cut from them, split at random points, sometimes changed.
+func TestFindJoinedAgreesWithFind(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 9))
+	check := func(name string, data []byte, parts ...[]byte) {
+		t.Helper()
+		got, want := findJoined(data, parts...), Find(data, concat(parts...))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: findJoined differs from Find (-want +got):\n%s", name, diff)
+		}
+	}
+	for i := range 24 {
+		unit := make([]byte, 1+rng.IntN(30))
+		for j := range unit {
+			unit[j] = "ab\nx"[rng.IntN(1+i%4)]
+		}
+		data := bytes.Repeat(unit, (2*joinedMin+rng.IntN(2*joinedMin))/len(unit)+1)
+		for range rng.IntN(6) {
+			data[rng.IntN(len(data))] = "abxy"[rng.IntN(4)]
+		}
+		n := joinedMin + rng.IntN(joinedMin)
+		at := rng.IntN(len(data) - n)
+		needle := bytes.Clone(data[at : at+n])
+		if rng.IntN(2) == 0 {
+			needle[rng.IntN(len(needle))] = "abxy"[rng.IntN(4)]
+		}
+		cut1 := rng.IntN(n + 1)
+		cut2 := cut1 + rng.IntN(n-cut1+1)
+		check(fmt.Sprint("case ", i), data, needle[:cut1], needle[cut1:cut2], needle[cut2:])
+	}
+	// The longest part occurs everywhere; the part before it fails on its
+	// last byte each time, so the comparisons outrun the budget.
+	run := bytes.Repeat([]byte("a"), 4*joinedMin)
+	check("recurring longest part", run, append(bytes.Repeat([]byte("a"), joinedMin/2), 'b'), run[:joinedMin])
+	check("recurring, found at the end", append(bytes.Clone(run), 'b'), run[:joinedMin], []byte("b"))
+	check("short needle", run, []byte("a"), []byte("a"))
+	check("empty parts", run, nil, run[:joinedMin], nil)
+}
+
+// TestFindBothAgreesWithFind: the two searches taking turns a stretch at
+// a time answer as findText and findJoined do one after the other, with
+// needles cut across the stretches' ends, occurring often (counts
+// truncated) or not at all, empty or long.
+func TestFindBothAgreesWithFind(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 10))
+	for i := range 24 {
+		k := 2 + i%3
+		data := make([]byte, 2*bothChunk+rng.IntN(bothChunk))
+		for j := range data {
+			data[j] = "ab\nx"[rng.IntN(k)]
+		}
+		cut := func() []byte {
+			at := (1+rng.IntN(2))*bothChunk - rng.IntN(40)
+			return data[at : at+1+rng.IntN(60)]
+		}
+		a := [][]byte{cut()[:rng.IntN(3)], cut(), nil}
+		b := [][]byte{cut(), cut()[:rng.IntN(2)]}
+		if i%7 == 0 {
+			b = [][]byte{nil, nil}
+		}
+		if i%11 == 0 {
+			a = [][]byte{data[:joinedMin]}
+		}
+		gotA, gotB := findBoth(data, a, b)
+		if diff := cmp.Diff(findText(data, a...), gotA); diff != "" {
+			t.Fatalf("case %d, first needle (-want +got):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(findJoined(data, b...), gotB); diff != "" {
+			t.Fatalf("case %d, second needle (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// TestEnvelopesAlongAgree: envelopes taking turns with a search of the
+// anchor (plan's move within one file) answers as both do alone, with
+// starts, ends and anchors cut across the stretches' ends.
+func TestEnvelopesAlongAgree(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 11))
+	for i := range 24 {
+		data := make([]byte, 2*bothChunk+rng.IntN(bothChunk))
+		for j := range data {
+			data[j] = "ab\nx"[rng.IntN(2+i%3)]
+		}
+		cut := func() []byte {
+			at := (1+rng.IntN(2))*bothChunk - rng.IntN(40)
+			return data[at : at+1+rng.IntN(40)]
+		}
+		before, after, anchor := cut(), cut()[:rng.IntN(4)], cut()
+		along := stepper{f: newFinder(data, anchor)}
+		if diff := cmp.Diff(envelopes(data, before, after, nil), envelopes(data, before, after, &along)); diff != "" {
+			t.Fatalf("case %d: envelopes (-alone +along):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(Find(data, anchor), along.m); diff != "" {
+			t.Fatalf("case %d: the anchor (-Find +along):\n%s", i, diff)
+		}
 	}
 }

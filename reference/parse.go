@@ -16,6 +16,9 @@ const NoNewlineMarker = `\ No newline at end of file`
 // line, or invalid_path for a header path holding a control character.
 // The document starts with its first diff --blockpatch line; a header line
 // may end in "\r\n", and the last line may lack its newline.
+//
+// A hunk part of one line is a slice of data, not a copy (issue 23): data
+// must not change while the Patch is in use.
 func Parse(data []byte) (*Patch, error) {
 	p := &parser{data: data}
 	patch := &Patch{}
@@ -304,9 +307,11 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 	headerLine := p.line
 
 	// Body: context lines, then the contiguous payload, then context lines.
-	// This pass checks the lines and counts the bytes they contribute;
-	// copyBody then copies them into one allocation of that size, so a
-	// hunk costs its bytes once, not the doublings of a growing slice.
+	// This pass checks the lines and counts, per part, the lines and the
+	// bytes they contribute, keeping the line of a part that has one;
+	// copyBody then copies the parts of several lines into one allocation
+	// of their size, so a hunk costs its bytes once at most, not the
+	// doublings of a growing slice.
 	const (
 		before = iota
 		payload
@@ -319,9 +324,9 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 	}
 	start := *p
 	old, new := 0, 0
-	size, lines := 0, 0
+	lines := 0
+	var body bodyParts
 	lastPart := -1 // part of the last body line, for the marker
-	lastNL := false
 	for p.bodyContinues(h, old, new) {
 		if !p.next() {
 			return nil, p.errorAt(headerLine, "hunk body ends early: header counts %d old and %d new lines, found %d and %d", h.OldCount, h.NewCount, old, new)
@@ -341,9 +346,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 			if lastPart < 0 {
 				return nil, p.errorf("no-newline marker does not follow a body line")
 			}
-			if lastNL {
-				size--
-			}
+			body.trim(lastPart)
 			lastPart = -1
 			continue
 		}
@@ -372,59 +375,109 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		if old > h.OldCount || new > h.NewCount {
 			return nil, p.errorAt(headerLine, "hunk body is longer than its header counts (-%d +%d)", h.OldCount, h.NewCount)
 		}
-		size += len(p.text) - 1
+		line := p.text[1:]
 		if p.nl { // the patch's last line may lack its newline, and so do its bytes
-			size++
+			line = line[: len(line)+1 : len(line)+1] // the "\n" follows in the patch
 		}
-		lastPart, lastNL = part, p.nl
+		body.add(part, line)
+		lastPart = part
 	}
 	end := *p
 	*p = start
-	h.Before, h.Payload, h.After = p.copyBody(lines, size, payloadPrefix)
+	h.Before, h.Payload, h.After = p.copyBody(lines, payloadPrefix, &body)
 	*p = end
 	return h, nil
 }
 
-// copyBody copies the bytes of the next lines body lines, which hunk
-// checked and counted (size bytes), into one allocation, and returns the
-// context before the payload, the payload (never nil) and the context
-// after it, as slices of it capped at their ends. The parts follow each
-// other in the body, and a marker trims the line just copied.
-func (p *parser) copyBody(lines, size int, payloadPrefix byte) (before, payload, after []byte) {
-	buf := make([]byte, 0, size)
-	ends := [3]int{} // where each part ends in buf
-	part := 0
-	for range lines {
-		p.next()
-		switch p.text[0] {
-		case '\\':
-			buf = bytes.TrimSuffix(buf, newline)
-		case ' ':
-			if part == 1 {
-				part = 2
-			}
-			fallthrough
-		default:
-			if p.text[0] == payloadPrefix {
-				part = 1
-			}
-			buf = append(buf, p.text[1:]...)
-			if p.nl {
-				buf = append(buf, '\n')
-			}
-		}
-		for q := part; q < len(ends); q++ {
-			ends[q] = len(buf)
+// bodyParts is what the checking pass of a hunk body learns of its three
+// parts (context before the payload, the payload, context after it): how
+// many lines each has, their bytes, and the line of a part that has one,
+// as a slice of the patch, trimmed by a marker that follows it.
+type bodyParts struct {
+	count, size [3]int
+	one         [3][]byte
+}
+
+func (b *bodyParts) add(part int, line []byte) {
+	b.count[part]++
+	b.size[part] += len(line)
+	b.one[part] = line[:len(line):len(line)]
+}
+
+// trim applies a no-newline marker to the part's last line.
+func (b *bodyParts) trim(part int) {
+	if line := b.one[part]; b.count[part] == 1 && bytes.HasSuffix(line, newline) {
+		b.one[part] = line[: len(line)-1 : len(line)-1]
+	}
+}
+
+// copyBody returns the bytes of the next lines body lines, which hunk
+// checked and measured in b: the context before the payload, the payload
+// (never nil) and the context after it. A part made of one line is a
+// slice of the patch itself, so a hunk of long lines (a file without
+// newlines) costs no copy; the lines of a longer part are copied, without
+// their prefixes, into one allocation for all such parts. Every part is
+// capped at its end, so appending to it cannot write into the patch. The
+// parts follow each other in the body, and a marker trims the line before
+// it.
+func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, payload, after []byte) {
+	parts := b.one
+	size := 0
+	for q, n := range b.count {
+		if n > 1 {
+			size += b.size[q]
 		}
 	}
-	part3 := func(from, to int) []byte {
-		if from == to {
-			return nil
+	if size > 0 {
+		buf := make([]byte, 0, size)
+		part := 0
+		ends := [3]int{}
+		for range lines {
+			p.next()
+			if p.text[0] == '\\' {
+				if b.count[part] > 1 {
+					buf = bytes.TrimSuffix(buf, newline)
+				}
+			} else if part = p.partOf(part, payloadPrefix); b.count[part] > 1 {
+				buf = append(buf, p.text[1:]...)
+				if p.nl {
+					buf = append(buf, '\n')
+				}
+			}
+			for q := part; q < len(ends); q++ {
+				ends[q] = len(buf)
+			}
 		}
-		return buf[from:to:to]
+		from := 0
+		for q := range parts {
+			if b.count[q] > 1 {
+				parts[q] = buf[from:ends[q]:ends[q]]
+			}
+			from = ends[q]
+		}
 	}
-	before, payload, after = part3(0, ends[0]), buf[ends[0]:ends[1]:ends[1]], part3(ends[1], ends[2])
-	return before, payload, after
+	for q := range parts {
+		if len(parts[q]) == 0 {
+			parts[q] = nil
+		}
+	}
+	if parts[1] == nil {
+		parts[1] = []byte{}
+	}
+	return parts[0], parts[1], parts[2]
+}
+
+// partOf returns the part of the hunk body the current line belongs to,
+// the previous line's being part: context before the payload (0), the
+// payload (1), context after it (2).
+func (p *parser) partOf(part int, payloadPrefix byte) int {
+	switch {
+	case p.text[0] == payloadPrefix:
+		return 1
+	case part == 1:
+		return 2
+	}
+	return part
 }
 
 // bodyContinues reports whether the hunk body goes on: until the header

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MoveID is the id of every rendered move.
@@ -69,7 +70,9 @@ func PlanRequest(req *Request, files Files) (*Plan, error) {
 	if err := p.selfCheck(text, out); err != nil {
 		return nil, err
 	}
-	patch := string(text)
+	// text is not written again: the string shares its bytes, so a patch
+	// as large as its file costs no second copy (issue 23).
+	patch := unsafe.String(unsafe.SliceData(text), len(text))
 	out.Result.Patch = &patch
 	return out, nil
 }
@@ -111,6 +114,7 @@ type planner struct {
 	tree MapFiles
 
 	payload []byte
+	sum     string // payloadSHA256's, once computed
 	// want is the tree after the move, each file as slices that mostly
 	// share the bytes read, so a plan costs little more than its files.
 	want   map[string][][]byte
@@ -122,6 +126,7 @@ type planner struct {
 	// The hunks, rendered by render, and the offsets of their first bytes.
 	sourceHunk, targetHunk   *Hunk
 	sourceStart, targetStart int
+	lines                    lineCounter
 }
 
 func (p *planner) read(path string) ([]byte, error) {
@@ -142,7 +147,7 @@ func (p *planner) checkHash() error {
 	if want == nil {
 		return nil
 	}
-	got := sha256Hex(p.payload)
+	got := p.payloadSHA256()
 	if got == *want {
 		return nil
 	}
@@ -153,10 +158,11 @@ func (p *planner) checkHash() error {
 // selectionAnchor names the source delimiters in errors.
 const selectionAnchor = "src_start/src_end"
 
-// selection finds the unique src_start...src_end pair in data.
-func (p *planner) selection(data []byte) (Range, error) {
+// selection finds the unique src_start...src_end pair in data, advancing
+// also, when not nil, alongside (see envelopes).
+func (p *planner) selection(data []byte, also *stepper) (Range, error) {
 	path := p.sh.src
-	sel := envelopes(data, []byte(*p.req.SrcStart), []byte(*p.req.SrcEnd))
+	sel := envelopes(data, []byte(*p.req.SrcStart), []byte(*p.req.SrcEnd), also)
 	switch {
 	case sel.Count == 0:
 		return Range{}, &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: selectionAnchor,
@@ -181,11 +187,10 @@ func (p *planner) targetAnchor() string {
 	return "target_before+target_after"
 }
 
-// placement finds the unique target anchor in data and returns its range
-// and the insertion offset.
-func (p *planner) placement(data []byte) (Range, int, error) {
-	tb, ta := p.tb(), p.ta()
-	m := Find(data, concat(tb, ta))
+// placement finds the unique target anchor in data, whose occurrences
+// are m, and returns its range and the insertion offset.
+func (p *planner) placement(data []byte, m Matches) (Range, int, error) {
+	tb := p.tb()
 	switch {
 	case m.Count == 0:
 		return Range{}, 0, &Error{Code: TargetNotFound, Phase: "target", Path: p.sh.dst, Anchor: p.targetAnchor(),
@@ -211,13 +216,23 @@ func (p *planner) relocate() error {
 			return err
 		}
 	}
-	sel, err := p.selection(ds)
+	// In one file, the anchor is searched alongside the selection: one
+	// read of the file for both.
+	var along *stepper
+	if anchor := concatShort([][]byte{p.tb(), p.ta()}); same && anchor != nil {
+		along = &stepper{f: newFinder(ds, anchor)}
+	}
+	sel, err := p.selection(ds, along)
 	if err != nil {
 		return err
 	}
 	ps, pe := sel.Start, sel.End
 	p.payload = ds[ps:pe]
-	anchor, ip, err := p.placement(dt)
+	am := findJoined
+	if along != nil {
+		am = func([]byte, ...[]byte) Matches { return along.m }
+	}
+	anchor, ip, err := p.placement(dt, am(dt, p.tb(), p.ta()))
 	if err != nil {
 		return err
 	}
@@ -246,7 +261,7 @@ func (p *planner) delete() error {
 	if err != nil {
 		return err
 	}
-	sel, err := p.selection(ds)
+	sel, err := p.selection(ds, nil)
 	if err != nil {
 		return err
 	}
@@ -268,12 +283,12 @@ func (p *planner) insert() error {
 		return err
 	}
 	p.want = p.tree.segments()
-	if m := Find(dt, concat(p.tb(), p.payload, p.ta())); m.Unique() {
+	if m := findJoined(dt, p.tb(), p.payload, p.ta()); m.Unique() {
 		ip := m.Ranges[0].Start + len(p.tb())
 		p.target, p.insertAt, p.status = &m.Ranges[0], &ip, StatusAlreadyApplied
 		return nil
 	}
-	anchor, ip, err := p.placement(dt)
+	anchor, ip, err := p.placement(dt, findJoined(dt, p.tb(), p.ta()))
 	if err != nil {
 		return err
 	}
@@ -368,7 +383,7 @@ func (p *planner) result() *Plan {
 	if r.Status == StatusAlreadyApplied {
 		out.Changes = nil
 	}
-	r.Moves = []MoveResult{{ID: MoveID, Src: p.sh.src, Dst: p.sh.dst, PayloadSHA256: sha256Hex(p.payload),
+	r.Moves = []MoveResult{{ID: MoveID, Src: p.sh.src, Dst: p.sh.dst, PayloadSHA256: p.payloadSHA256(),
 		PayloadBytes: len(p.payload), SourceRange: p.source, TargetRange: p.target, InsertIndex: p.insertAt}}
 	r.Warnings = p.warnings()
 	return out
@@ -417,6 +432,17 @@ func (p *planner) selfCheck(text []byte, want *Plan) error {
 			Message: "internal error: the rendered patch failed its self-check: " + why}
 	}
 	return nil
+}
+
+// payloadSHA256 is the payload's hash, computed once: the hash check, the
+// rendered patch and the result all show it, and a payload may be as large
+// as its file (issue 23). The payload is set before it is first asked for
+// and not changed after.
+func (p *planner) payloadSHA256() string {
+	if p.sum == "" {
+		p.sum = sha256Hex(p.payload)
+	}
+	return p.sum
 }
 
 func sha256Hex(data []byte) string {

@@ -25,7 +25,7 @@ func sourceAbsent(data []byte, s *Hunk, path string) error {
 	if len(s.Before) == 0 || len(s.After) == 0 {
 		return sourceNotFound(path)
 	}
-	env := envelopes(data, s.Before, s.After)
+	env := envelopes(data, s.Before, s.After, nil)
 	switch {
 	case env.Count == 0:
 		return sourceNotFound(path)

@@ -81,7 +81,7 @@ func (p *planner) render() ([]byte, error) {
 			}
 		}
 	}
-	m := &Move{ID: MoveID, PayloadSHA256: sha256Hex(p.payload), Shape: p.sh.kind,
+	m := &Move{ID: MoveID, PayloadSHA256: p.payloadSHA256(), Shape: p.sh.kind,
 		Src: src, Dst: dst, Source: p.sourceHunk, Target: p.targetHunk}
 	switch m.Shape {
 	case ShapeInsert:
@@ -105,7 +105,7 @@ func (p *planner) renderSource(data []byte) *Hunk {
 	if pe < len(data) {
 		y = lineEnd(data, pe)
 	}
-	old := lineOf(data, x)
+	old := p.lines.lineOf(data, x)
 	p.sourceStart = x
 	return newHunk(RoleSource, old, old, data[x:ps], p.payload, data[pe:y])
 }
@@ -128,7 +128,7 @@ func (p *planner) renderTarget(data []byte, anchor Range, ip int, sel *Range) *H
 			x = max(x, sel.End)
 		}
 	}
-	old := lineOf(data, x)
+	old := p.lines.lineOf(data, x)
 	p.targetStart = x
 	return newHunk(RoleTarget, old, old, data[x:ip], p.payload, data[ip:y])
 }
@@ -151,9 +151,22 @@ func lineBefore(data []byte, i int) int {
 	return lineStart(data, i-1)
 }
 
+// lineCounter numbers lines, going on from the last offset it counted
+// to in the same data, so the second hunk of a move does not count the
+// newlines before the first again.
+type lineCounter struct {
+	data     []byte
+	at, line int // data[at] is on line line
+}
+
 // lineOf is the 1-based number of the line holding data[i].
-func lineOf(data []byte, i int) int {
-	return 1 + bytes.Count(data[:i], newline)
+func (c *lineCounter) lineOf(data []byte, i int) int {
+	if i < c.at || len(data) != len(c.data) || len(data) > 0 && &data[0] != &c.data[0] {
+		c.data, c.at, c.line = data, 0, 1
+	}
+	c.line += bytes.Count(data[c.at:i], newline)
+	c.at = i
+	return c.line
 }
 
 // lineStart returns the start of the line holding data[i].

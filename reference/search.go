@@ -24,8 +24,8 @@ import (
 //     rare, else a comparison of both bytes at 32 positions at a time
 //     (AVX2, search_amd64.s) or, without it, 8 at a time in a word.
 //   - While the prefilter pays, each candidate is verified with the
-//     runtime's vectorised comparison, the needle's first 64 bytes first
-//     (filtered). Failed full comparisons are counted against the bytes
+//     runtime's vectorised comparison, first the needle's 64 bytes from
+//     the pair on, which the jump just read, then the rest (filtered). Failed full comparisons are counted against the bytes
 //     passed, so a needle whose long head recurs cannot make this
 //     quadratic: past a budget, Two-Way takes over.
 //   - Two-Way (Crochemore and Perrin, 1991) searches on its own, calling
@@ -64,8 +64,14 @@ const (
 	pairPerWindow = 4       // occurrences of the first byte measured per window
 	pairScope     = 4 << 10 // the first byte is chosen from the needle's first bytes
 	// A first byte seen more often than once in byteRare bytes of the
-	// sample is searched by pairs rather than by IndexByte.
-	byteRare = 48
+	// sample is searched by pairs rather than by IndexByte, whose calls
+	// cost more than the vector loop's passing the bytes between them.
+	// Measured in turn on the benchmark's shapes (whole-process CPU, a
+	// loaded machine): 48 kept periodic text (a byte every 80) on
+	// IndexByte, at twice the CPU; 512 put log lines (every 117) on the
+	// pairs, at 1.3x; 96 is as good as the better of the two on both,
+	// within 1.2x on the other shapes.
+	byteRare = 96
 	// The prefilter is judged every preJudge calls: it stays on while its
 	// jumps average at least preMinSkip positions, and after it is turned
 	// off Two-Way searches preRetry bytes before trying it again.
@@ -85,10 +91,11 @@ type finder struct {
 	// part already matched), else the shift after a complete right part.
 	period int
 	short  bool
-	// The prefilter: positions p with data[p+i1] == c1 and data[p+i2] == c2.
-	pre    int
-	i1, i2 int
-	c1, c2 byte
+	// The prefilter: positions p with data[p+i1] == c1, data[p+i2] == c2
+	// and data[p+i3] == c3.
+	pre        int
+	i1, i2, i3 int
+	c1, c2, c3 byte
 	// direct says index uses the runtime's bytes.Index.
 	direct bool
 	// retryAfter is preRetry and vector says pairVector may be used;
@@ -112,6 +119,9 @@ func newFinder(data, needle []byte) finder {
 	// than preparing a finder, and at most shortNeedle comparisons per
 	// byte of the haystack.
 	f.direct = len(needle) <= shortNeedle && len(data) < sampleMin
+	if len(needle) > 0 {
+		f.c3 = needle[0] // i3 = 0: a third byte as good as none
+	}
 	if len(needle) < 2 || f.direct {
 		return f
 	}
@@ -121,33 +131,46 @@ func newFinder(data, needle []byte) finder {
 
 // index returns the first occurrence at or after from, or -1.
 func (f *finder) index(data []byte, from int) int {
+	at, _ := f.search(data, from)
+	return at
+}
+
+// search is index, and also returns the work it did: the positions it
+// passed plus the bytes it compared, the measure in which it is linear
+// (at most a few times len(data)-from plus the needle's length). filtered
+// budgets its comparisons in it; tests hold search to it on inputs built
+// to make a search quadratic. The runtime's searches, used whole, count
+// the bytes they pass.
+func (f *finder) search(data []byte, from int) (at, work int) {
 	n := len(f.needle)
 	switch {
 	case from > len(data):
-		return -1
+		return -1, 0
 	case n == 0:
-		return from
+		return from, 0
 	case n == 1:
 		if i := bytes.IndexByte(data[from:], f.needle[0]); i >= 0 {
-			return from + i
+			return from + i, i + 1
 		}
-		return -1
+		return -1, len(data) - from
 	case n > len(data)-from:
-		return -1
+		return -1, 0
 	case f.direct:
+		// At most shortNeedle comparisons per byte.
 		if i := bytes.Index(data[from:], f.needle); i >= 0 {
-			return from + i
+			return from + i, (i + 1) * n
 		}
-		return -1
+		return -1, (len(data) - from) * n
 	}
 	if f.pre != preNone {
-		j, done := f.filtered(data, from)
+		j, done, w := f.filtered(data, from)
 		if done {
-			return j
+			return j, w
 		}
-		from = j
+		from, work = j, w
 	}
-	return f.twoWay(data, from)
+	at, w := f.twoWay(data, from)
+	return at, work + w
 }
 
 // filtered searches from from by jumping to the prefilter's candidates and
@@ -156,34 +179,40 @@ func (f *finder) index(data []byte, from int) int {
 // go on from and false, when the jumps are too short to pay or the full
 // comparisons that fail outweigh the bytes passed (a needle whose long
 // head recurs), so that Two-Way, linear, takes over.
-func (f *finder) filtered(data []byte, from int) (int, bool) {
+func (f *finder) filtered(data []byte, from int) (at int, done bool, work int) {
 	needle, n := f.needle, len(f.needle)
 	last := len(data) - n
+	// The first comparison is of the 64 bytes from the pair on, which
+	// the jump just read: in a long needle the start lies far behind,
+	// in memory no longer cached.
 	head := min(n, 64)
-	calls, skipped, work := 0, 0, 0
+	w := min(f.i1, f.i2, n-head)
+	calls, skipped, failed, compared := 0, 0, 0, 0
 	for j := from; j <= last; j++ {
 		k := f.jump(data, j, last, f.pre)
 		if k < 0 {
-			return -1, true
+			return -1, true, last + 1 - from + compared
 		}
 		calls, skipped, j = calls+1, skipped+k-j, k
-		if bytes.Equal(data[j:j+head], needle[:head]) {
-			if bytes.Equal(data[j+head:j+n], needle[head:]) {
-				return j, true
+		compared += head
+		if bytes.Equal(data[j+w:j+w+head], needle[w:w+head]) {
+			compared += n - head
+			if bytes.Equal(data[j:j+w], needle[:w]) && bytes.Equal(data[j+w+head:j+n], needle[w+head:]) {
+				return j, true, j + 1 - from + compared
 			}
-			work += n
+			failed += n
 		}
-		if work > 2*(j-from)+4*n || calls%preJudge == 0 && skipped < calls*preMinSkip {
-			return j + 1, false
+		if failed > 2*(j-from)+4*n || calls%preJudge == 0 && skipped < calls*preMinSkip {
+			return j + 1, false, j + 1 - from + compared
 		}
 	}
-	return -1, true
+	return -1, true, max(0, last+1-from) + compared
 }
 
 // twoWay is Two-Way from from. The prefilter, if any, is first left off
 // (filtered gave up on it) and tried again every retryAfter bytes, jumping
 // ahead only when nothing is remembered.
-func (f *finder) twoWay(data []byte, from int) int {
+func (f *finder) twoWay(data []byte, from int) (at, work int) {
 	if f.period == 0 {
 		f.crit, f.period, f.short = factorize(f.needle)
 	}
@@ -191,7 +220,8 @@ func (f *finder) twoWay(data []byte, from int) int {
 	last := len(data) - n // the last possible start
 	pre, retry := preNone, from+f.retryAfter
 	calls, skipped := 0, 0
-	mem := 0 // needle[:mem] is known to match at j (short period only)
+	mem := 0      // needle[:mem] is known to match at j (short period only)
+	compared := 0 // bytes compared
 	for j := from; j <= last; {
 		if mem == 0 {
 			if pre == preNone && f.pre != preNone && j >= retry {
@@ -200,7 +230,7 @@ func (f *finder) twoWay(data []byte, from int) int {
 			if pre != preNone {
 				k := f.jump(data, j, last, pre)
 				if k < 0 {
-					return -1
+					return -1, last + 1 - from + compared
 				}
 				calls, skipped = calls+1, skipped+k-j
 				if calls == preJudge {
@@ -212,21 +242,25 @@ func (f *finder) twoWay(data []byte, from int) int {
 				j = k
 			}
 		}
-		i := matchRight(needle, data[j:], max(crit, mem))
+		right := max(crit, mem)
+		i := matchRight(needle, data[j:], right)
+		compared += min(i, n-1) - right + 1
 		if i < n {
 			j += i - crit + 1
 			mem = 0
 			continue
 		}
-		if matchLeft(needle, data[j:], crit-1, mem) < mem {
-			return j
+		l := matchLeft(needle, data[j:], crit-1, mem)
+		compared += max(0, crit-max(l, mem))
+		if l < mem {
+			return j, j + 1 - from + compared
 		}
 		j += f.period
 		if f.short {
 			mem = n - f.period
 		}
 	}
-	return -1
+	return -1, max(0, last+1-from) + compared
 }
 
 // matchRight compares needle and data from i on and returns the first
@@ -260,32 +294,33 @@ func matchLeft(needle, data []byte, i, stop int) int {
 // jump returns the first position p in [j, last] where the prefilter's
 // two bytes are present, or -1.
 func (f *finder) jump(data []byte, j, last, pre int) int {
-	i1, i2, c1, c2 := f.i1, f.i2, f.c1, f.c2
+	i1, i2, i3, c1, c2, c3 := f.i1, f.i2, f.i3, f.c1, f.c2, f.c3
 	if pre == prePairs {
 		if f.vector {
-			k, ok := pairVector(data, j, last, i1, i2, c1, c2)
+			k, ok := pairVector(data, j, last, i1, i2, i3, c1, c2, c3)
 			if ok {
 				return k
 			}
 			j = k
 		}
 		const ones, highs = 0x0101010101010101, 0x8080808080808080
-		b1, b2 := ones*uint64(c1), ones*uint64(c2)
+		b1, b2, b3 := ones*uint64(c1), ones*uint64(c2), ones*uint64(c3)
 		for ; j+8 <= last+1; j += 8 {
 			x := binary.LittleEndian.Uint64(data[j+i1:]) ^ b1
 			y := binary.LittleEndian.Uint64(data[j+i2:]) ^ b2
-			z := x | y // a zero byte where both bytes are present
+			y3 := binary.LittleEndian.Uint64(data[j+i3:]) ^ b3
+			z := x | y | y3 // a zero byte where all three bytes are present
 			// Flags every zero byte, and sometimes the byte after
 			// one; each flag is checked.
 			for t := (z - ones) &^ z & highs; t != 0; t &= t - 1 {
 				p := j + bits.TrailingZeros64(t)/8
-				if data[p+i1] == c1 && data[p+i2] == c2 {
+				if data[p+i1] == c1 && data[p+i2] == c2 && data[p+i3] == c3 {
 					return p
 				}
 			}
 		}
 		for ; j <= last; j++ {
-			if data[j+i1] == c1 && data[j+i2] == c2 {
+			if data[j+i1] == c1 && data[j+i2] == c2 && data[j+i3] == c3 {
 				return j
 			}
 		}
@@ -297,7 +332,7 @@ func (f *finder) jump(data []byte, j, last, pre int) int {
 			return -1
 		}
 		j += k
-		if data[j+i2] == c2 {
+		if data[j+i2] == c2 && data[j+i3] == c3 {
 			return j
 		}
 		j++
@@ -368,8 +403,8 @@ func (f *finder) choosePair(data []byte) {
 	}
 	if len(data) < sampleMin { // a small haystack: by byteRank alone, at no cost
 		f.pre = preByte
-		f.i1, f.i2 = rankedPair(f.needle)
-		f.c1, f.c2 = f.needle[f.i1], f.needle[f.i2]
+		f.i1, f.i2, f.i3 = rankedPair(f.needle)
+		f.c1, f.c2, f.c3 = f.needle[f.i1], f.needle[f.i2], f.needle[f.i3]
 		return
 	}
 	sample := sampleOf(data)
@@ -396,14 +431,16 @@ func (f *finder) choosePair(data []byte) {
 			last = i
 		}
 	}
-	i2, score := f.second(sample, &freq, first)
+	i2, score := f.second(sample, &freq, first, -1)
 	i1 := first
 	if last != first {
-		if j2, s := f.second(sample, &freq, last); s < score {
+		if j2, s := f.second(sample, &freq, last, -1); s < score {
 			i1, i2 = last, j2
 		}
 	}
-	f.i1, f.i2, f.c1, f.c2 = i1, i2, needle[i1], needle[i2]
+	i3, _ := f.second(sample, &freq, i1, i2)
+	f.i1, f.i2, f.i3 = i1, i2, i3
+	f.c1, f.c2, f.c3 = needle[i1], needle[i2], needle[i3]
 	f.pre = preByte
 	if freq[f.c1]*byteRare > sampleSize(sample) {
 		f.pre = prePairs
@@ -412,8 +449,11 @@ func (f *finder) choosePair(data []byte) {
 
 // second returns the best second byte for a pair whose first byte is at
 // i1, and how often it stood at its distance from the first byte in the
-// sample (or its frequency there).
-func (f *finder) second(sample [][]byte, freq *[256]int, i1 int) (i2, score int) {
+// sample (or its frequency there). With not, the offset of the second
+// byte, it returns the best third: counted only where the second byte is
+// present too, so that it is not one that always comes with the second
+// (the same column of a repeated record).
+func (f *finder) second(sample [][]byte, freq *[256]int, i1, not int) (i2, score int) {
 	needle := f.needle
 	c1 := needle[i1]
 	lo, hi := max(0, i1-pairReach), min(len(needle), i1+pairAhead+1)
@@ -429,6 +469,9 @@ func (f *finder) second(sample [][]byte, freq *[256]int, i1 int) (i2, score int)
 			}
 			if q-i1+lo < 0 || q-i1+hi > len(w) {
 				continue // the needle's stretch falls outside the window
+			}
+			if not >= 0 && w[q-i1+not] != needle[not] {
+				continue // the third byte counts where the second is present
 			}
 			if perWindow++; perWindow > pairPerWindow {
 				break
@@ -449,32 +492,43 @@ func (f *finder) second(sample [][]byte, freq *[256]int, i1 int) (i2, score int)
 	}
 	i2 = -1
 	for i := lo; i < hi; i++ {
-		if i == i1 {
+		if i == i1 || i == not {
 			continue
 		}
 		if s := scoreOf(i); i2 < 0 || s < score || s == score && byteRank[needle[i]] > byteRank[needle[i2]] {
 			i2, score = i, s
 		}
 	}
+	if i2 < 0 { // a needle of two bytes has no third
+		i2 = i1
+	}
 	return i2, score
 }
 
-// rankedPair returns the offsets of the needle's two bytes rarest in text
-// by byteRank, the second within pairReach before the first and pairAhead
-// after it.
-func rankedPair(needle []byte) (i1, i2 int) {
+// rankedPair returns the offsets of the needle's three bytes rarest in
+// text by byteRank, the others within pairReach before the first and
+// pairAhead after it (the third is the first again when the needle has
+// only two bytes).
+func rankedPair(needle []byte) (i1, i2, i3 int) {
 	for i := range min(len(needle), pairScope) {
 		if byteRank[needle[i]] > byteRank[needle[i1]] {
 			i1 = i
 		}
 	}
-	i2 = -1
-	for i := max(0, i1-pairReach); i < min(len(needle), i1+pairAhead+1); i++ {
-		if i != i1 && (i2 < 0 || byteRank[needle[i]] > byteRank[needle[i2]]) {
-			i2 = i
+	rarest := func(not int) int {
+		best := -1
+		for i := max(0, i1-pairReach); i < min(len(needle), i1+pairAhead+1); i++ {
+			if i != i1 && i != not && (best < 0 || byteRank[needle[i]] > byteRank[needle[best]]) {
+				best = i
+			}
 		}
+		return best
 	}
-	return i1, i2
+	i2 = rarest(-1)
+	if i3 = rarest(i2); i3 < 0 {
+		i3 = i1
+	}
+	return i1, i2, i3
 }
 
 // sampleOf returns windows of data spread evenly from its start to its

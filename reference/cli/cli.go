@@ -188,7 +188,7 @@ func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) er
 		}
 	}
 	if r.o.jsonOutput {
-		return writeJSON(r.env.Stdout, plan.Result)
+		return writeResult(r.env.Stdout, plan.Result)
 	}
 	return r.human(plan.Result)
 }
@@ -312,12 +312,9 @@ func (r *run) abs(path string) string {
 }
 
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	// The Encoder writes what Marshal makes and a newline, from its own
+	// buffer: a patch as large as its file is not copied once more.
+	return json.NewEncoder(w).Encode(v)
 }
 
 // InputLimitEnv names the environment variable that sets the input limit:
