@@ -32,6 +32,7 @@ func main() {
 	flag.StringVar(&o.Results, "results", "", "mechanical: results file, appended to; mutants in it are skipped (default: the suite's, in internal/mutants/testdata)")
 	flag.StringVar(&o.Report, "report", "", "mechanical: markdown report written at the end (default: the suite's)")
 	flag.StringVar(&o.Verdicts, "verdicts", "", "mechanical: hand-reviewed verdicts on survivors (default: the suite's)")
+	flag.BoolVar(&o.PerMutantBuild, "per-mutant-build", false, "mechanical, blockpatch: build and judge each mutant on its own (the old path) instead of through the schemata")
 	flag.BoolVar(&o.ReportOnly, "report-only", false, "mechanical: rewrite the report from the results file without judging")
 	flag.StringVar(&o.CorpusHash, "corpus-hash", "", "mechanical, with -report-only: the corpus hash the results were judged with, when not the current corpus")
 	flag.StringVar(&o.Note, "note", "", "mechanical: a sentence added to the report")

@@ -29,10 +29,14 @@ type Options struct {
 	Report     string
 	Verdicts   string
 	ReportOnly bool
-	CorpusHash string // report-only: the corpus the results were judged with, when not the current one
-	Note       string // report-only: a sentence added to the report
-	Stdout     io.Writer
-	Stderr     io.Writer
+	// PerMutantBuild judges blockpatch's mechanical mutants the old way,
+	// one build and one process per case each, instead of through the
+	// schemata (SchemaCampaign); patchdiff's always are.
+	PerMutantBuild bool
+	CorpusHash     string // report-only: the corpus the results were judged with, when not the current one
+	Note           string // report-only: a sentence added to the report
+	Stdout         io.Writer
+	Stderr         io.Writer
 }
 
 // Main runs the command: the kill matrix of the hand-written mutants, or
@@ -104,6 +108,23 @@ func Main(ctx context.Context, o Options) (bool, error) {
 			if r, ok := byName[m.Name]; ok && r.DiffSum == diffSum(m) {
 				recs = append(recs, r)
 			}
+		}
+	} else if suite.Name == Blockpatch.Name && !o.PerMutantBuild {
+		fast, err := os.MkdirTemp(FastTempDir(), "blockpatch-schemata-")
+		if err != nil {
+			return false, err
+		}
+		defer os.RemoveAll(fast)
+		c := &SchemaCampaign{Module: root, Suite: suite, Dir: fast, Parallel: o.Parallel, Progress: o.Stderr}
+		keep := map[string]bool{}
+		for _, m := range ms {
+			keep[m.Name] = true
+		}
+		if recs, err = c.Run(ctx, func(name string) bool { return keep[name] }); err != nil {
+			return false, err
+		}
+		if err := WriteRecords(o.Results, recs); err != nil {
+			return false, err
 		}
 	} else {
 		fmt.Fprintf(o.Stderr, "%d mechanical mutants; results in %s\n", len(ms), o.Results)

@@ -60,6 +60,8 @@ type Summary struct {
 	// KilledByAdded counts survivors whose verdict names a case added for
 	// them ("killed by ..."); BeyondCases those no case can show.
 	KilledByAdded, BeyondCases int
+	// NotReached counts the survivors no case reaches (schemata only).
+	NotReached int
 }
 
 // Summarise counts records, taking survivors' verdicts from v.
@@ -72,8 +74,11 @@ func Summarise(recs []Record, v Verdicts) Summary {
 			s.Killed++
 		case TimedOut:
 			s.TimedOut++
-		case Survived:
+		case Survived, NotReached:
 			s.Survived++
+			if r.Status == NotReached {
+				s.NotReached++
+			}
 			switch verdict := v[r.Name]; {
 			case verdict == "":
 				s.Unreviewed++
