@@ -75,6 +75,8 @@ type Record struct {
 	Reason  string  `json:"reason,omitempty"`
 	Diff    string  `json:"diff,omitempty"` // kept for survivors and errors
 	Seconds float64 `json:"seconds"`
+	// Reach is the number of cases reaching the site (schemata only).
+	Reach int `json:"reach,omitempty"`
 }
 
 func diffSum(m Mutant) string {

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,6 +37,7 @@ type Options struct {
 	PerMutantBuild bool
 	CorpusHash     string // report-only: the corpus the results were judged with, when not the current one
 	Note           string // report-only: a sentence added to the report
+	Took           string // report-only: how long the campaign took, and where
 	Stdout         io.Writer
 	Stderr         io.Writer
 }
@@ -123,7 +126,31 @@ func Main(ctx context.Context, o Options) (bool, error) {
 		if recs, err = c.Run(ctx, func(name string) bool { return keep[name] }); err != nil {
 			return false, err
 		}
-		if err := WriteRecords(o.Results, recs); err != nil {
+		// Merged into the results already there, so a campaign over some
+		// mutants (-run: the survivors, after cases were added) keeps the
+		// others' verdicts: a case added never revives a killed mutant.
+		prev, err := LoadRecords(o.Results)
+		if err != nil {
+			return false, err
+		}
+		merged := map[string]Record{}
+		for _, r := range prev {
+			merged[r.Name] = r
+		}
+		for _, r := range recs {
+			merged[r.Name] = r
+		}
+		all, err := Generate(root, suite)
+		if err != nil {
+			return false, err
+		}
+		var keepAll []Record
+		for _, m := range all {
+			if r, ok := merged[m.Name]; ok && r.DiffSum == diffSum(m) {
+				keepAll = append(keepAll, r)
+			}
+		}
+		if err := WriteRecords(o.Results, keepAll); err != nil {
 			return false, err
 		}
 	} else {
@@ -139,10 +166,30 @@ func Main(ctx context.Context, o Options) (bool, error) {
 	}
 	var buf bytes.Buffer
 	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", suite.Dirs, max(o.Sample, 1))
+	took := o.Took
+	if suite.Name == Blockpatch.Name && !o.PerMutantBuild {
+		how = fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name. Judged through the mutant schemata: one build holding every mutant, one run of the corpus recording the cases that reach each site, then a process per mutant running in process only the cases reaching its site, the likeliest killers first, until its first failing case; a mutant outside every function body is built on its own.", suite.Dirs, max(o.Sample, 1))
+		if !o.ReportOnly {
+			load, _ := os.ReadFile("/proc/loadavg")
+			took = fmt.Sprintf("%s wall time for %d mutants, %d at a time, on %d cores shared with other workers (load average at the end: %s), so noisy.", time.Since(start).Round(time.Second), len(ms), o.Parallel, runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+		}
+	}
+	refHash, err := ReferenceHash(root, suite)
+	if err != nil {
+		return false, err
+	}
+	sites, err := generateSites(root, suite)
+	if err != nil {
+		return false, err
+	}
+	funcs := map[string]string{}
+	for _, st := range sites {
+		funcs[st.Name] = st.Func
+	}
 	if o.Note != "" {
 		how += " " + o.Note
 	}
-	if err := WriteReport(&buf, Report{Suite: suite, Records: recs, Verdicts: v, CorpusHash: corpusHash, Generated: generated, Selected: len(ms), How: how}); err != nil {
+	if err := WriteReport(&buf, Report{Suite: suite, Records: recs, Verdicts: v, CorpusHash: corpusHash, ReferenceHash: refHash, Took: took, Funcs: funcs, Generated: generated, Selected: len(ms), How: how}); err != nil {
 		return false, err
 	}
 	if err := os.WriteFile(o.Report, buf.Bytes(), 0o644); err != nil {

@@ -57,6 +57,9 @@ type site struct {
 	// not compile on its own, while in the schemata the original still
 	// uses the import.
 	unused string
+	// Func names the function holding the site ("" for none), as
+	// Type.Method for a method: the report groups survivors by it.
+	Func string
 }
 
 func generateSites(module string, s Suite) ([]site, error) {
@@ -233,13 +236,37 @@ func generateFile(rel string, src []byte, codes []string, qualifier string) ([]s
 		name := fmt.Sprintf("%s:%d", key, seen[key])
 		seen[key]++
 		m := Mutant{Name: name, Mistake: describe(src, mutated, e), Diff: MakeDiff(rel, src, mutated, 2)}
-		st := site{Mutant: m, File: rel, changes: change}
+		st := site{Mutant: m, File: rel, changes: change, Func: funcAt(f, e.start, off)}
 		if e.op == "remove-stmt" || e.op == "remove-if" {
 			st.unused = unusedImport(mutated)
 		}
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// funcAt names the function declaration holding offset at.
+func funcAt(f *ast.File, at int, off func(token.Pos) int) string {
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || at < off(fd.Pos()) || at >= off(fd.End()) {
+			continue
+		}
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			t := fd.Recv.List[0].Type
+			if st, ok := t.(*ast.StarExpr); ok {
+				t = st.X
+			}
+			if ix, ok := t.(*ast.IndexExpr); ok {
+				t = ix.X
+			}
+			if id, ok := t.(*ast.Ident); ok {
+				return id.Name + "." + fd.Name.Name
+			}
+		}
+		return fd.Name.Name
+	}
+	return ""
 }
 
 // unusedImport returns the path of an import that src does not use, or "".

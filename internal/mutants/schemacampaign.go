@@ -98,6 +98,7 @@ func (c *SchemaCampaign) Run(ctx context.Context, keep func(name string) bool) (
 					c.judgeAlone(ctx, st.Mutant, batches(ranked), &rec)
 				default:
 					reach := cov.Reach[sc.ID[st.Name]]
+					rec.Reach = len(reach)
 					if len(reach) == 0 {
 						rec.Status = NotReached
 						break
