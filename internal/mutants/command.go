@@ -38,6 +38,7 @@ type Options struct {
 	CorpusHash     string // report-only: the corpus the results were judged with, when not the current one
 	Note           string // report-only: a sentence added to the report
 	Took           string // report-only: how long the campaign took, and where
+	Opinions       string // a file for what the reference's own tests make of the unreviewed survivors
 	Stdout         io.Writer
 	Stderr         io.Writer
 }
@@ -160,9 +161,32 @@ func Main(ctx context.Context, o Options) (bool, error) {
 			return false, err
 		}
 	}
+	if suite.Name == Blockpatch.Name {
+		markOtherPlatform(root, recs)
+	}
 	v, err := LoadVerdicts(o.Verdicts)
 	if err != nil {
 		return false, err
+	}
+	if o.Opinions != "" {
+		var names []string
+		for _, r := range recs {
+			if (r.Status == Survived || r.Status == NotReached) && v[r.Name] == "" {
+				names = append(names, r.Name)
+			}
+		}
+		fast, err := os.MkdirTemp(FastTempDir(), "blockpatch-opinions-")
+		if err != nil {
+			return false, err
+		}
+		defer os.RemoveAll(fast)
+		ops, err := Opinions(ctx, root, suite, fast, names, o.Parallel)
+		if err != nil {
+			return false, err
+		}
+		if err := writeOpinions(o.Opinions, ops); err != nil {
+			return false, err
+		}
 	}
 	var buf bytes.Buffer
 	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", suite.Dirs, max(o.Sample, 1))

@@ -65,8 +65,9 @@ type Summary struct {
 	// KilledByAdded counts survivors whose verdict names a case added for
 	// them ("killed by ..."); BeyondCases those no case can show.
 	KilledByAdded, BeyondCases int
-	// NotReached counts the survivors no case reaches (schemata only).
-	NotReached int
+	// NotReached counts the survivors no case reaches (schemata only);
+	// OtherPlatform the mutants of files this platform does not build.
+	NotReached, OtherPlatform int
 }
 
 // Summarise counts records, taking survivors' verdicts from v.
@@ -96,6 +97,8 @@ func Summarise(recs []Record, v Verdicts) Summary {
 			}
 		case BuildFailed:
 			s.BuildFailed++
+		case OtherPlatform:
+			s.OtherPlatform++
 		case Stale:
 			s.Stale++
 		default:
@@ -238,6 +241,9 @@ func WriteReport(w io.Writer, rep Report) error {
 		fmt.Fprintf(b, "| of which reached by no case (no run needed) | %d |\n", s.NotReached)
 	}
 	fmt.Fprintf(b, "| not compiling (not counted) | %d |\n", s.BuildFailed)
+	if s.OtherPlatform > 0 {
+		fmt.Fprintf(b, "| in files built only on other platforms (not counted) | %d |\n", s.OtherPlatform)
+	}
 	if s.Stale+s.Errors > 0 {
 		fmt.Fprintf(b, "| stale or not judged | %d |\n", s.Stale+s.Errors)
 	}

@@ -61,7 +61,7 @@ func testReport(t *testing.T, s Suite) {
 			}
 		}
 	}
-	if made != current {
+	if made != current && s.Name != Blockpatch.Name {
 		t.Logf("%s is stale: made from corpus %s, the corpus is now %s; rerun go run ./cmd/blockpatch-mutants -mechanical -suite %s", reportFile, made, current, s.Name)
 	}
 	_, rest, _ := strings.Cut(report, "## Survivors")

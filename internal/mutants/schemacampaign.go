@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/build"
 	"io"
 	"os"
 	"os/exec"
@@ -21,6 +22,29 @@ import (
 // NotReached is the status of a mutant whose site no case reaches: it
 // survives without a case run.
 const NotReached Status = "not-reached"
+
+// OtherPlatform is the status of a mutant of a file this platform's build
+// leaves out (fsops_other.go on Linux): no build here holds it, so it is
+// not counted.
+const OtherPlatform Status = "other-platform"
+
+// otherPlatform reports whether the build constraints of the Go file at
+// rel (slash path under module) leave it out of this platform's build.
+func otherPlatform(module, rel string) bool {
+	dir, name := filepath.Split(filepath.Join(module, filepath.FromSlash(rel)))
+	ok, err := build.Default.MatchFile(dir, name)
+	return err == nil && !ok
+}
+
+// markOtherPlatform sets the status of the records of mutants in files
+// this platform does not build.
+func markOtherPlatform(module string, recs []Record) {
+	for i, r := range recs {
+		if file, _, ok := strings.Cut(r.Name, ":"); ok && otherPlatform(module, file) {
+			recs[i].Status, recs[i].Killer, recs[i].Verdict, recs[i].Reason = OtherPlatform, "", "", "the file is built only on other platforms"
+		}
+	}
+}
 
 // SchemaCampaign judges mechanical mutants through the schemata: one
 // build of every mutant (Schemata.Build), one run of the corpus with no
@@ -92,6 +116,8 @@ func (c *SchemaCampaign) Run(ctx context.Context, keep func(name string) bool) (
 				ranked := rank(cov, kills)
 				mu.Unlock()
 				switch {
+				case otherPlatform(c.Module, st.File):
+					rec.Status, rec.Reason = OtherPlatform, "the file is built only on other platforms"
 				case sc.BuildFailed[st.Name] != "":
 					rec.Status, rec.Reason = BuildFailed, sc.BuildFailed[st.Name]
 				case sc.Outside[st.Name]:
