@@ -153,10 +153,13 @@ func (c *SchemaCampaign) Run(ctx context.Context, keep func(name string) bool) (
 		})
 	}
 	for _, st := range todo {
+		select { // the workers stop taking jobs once ctx is done
+		case jobs <- st:
+		case <-ctx.Done():
+		}
 		if ctx.Err() != nil {
 			break
 		}
-		jobs <- st
 	}
 	close(jobs)
 	wg.Wait()
