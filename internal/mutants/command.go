@@ -188,6 +188,10 @@ func Main(ctx context.Context, o Options) (bool, error) {
 			return false, err
 		}
 	}
+	opinions, err := LoadVerdicts(filepath.Join(root, filepath.FromSlash(strings.Replace(suite.Verdicts, "verdicts", "opinions", 1))))
+	if err != nil {
+		return false, err
+	}
 	var buf bytes.Buffer
 	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", suite.Dirs, max(o.Sample, 1))
 	took := o.Took
@@ -213,7 +217,7 @@ func Main(ctx context.Context, o Options) (bool, error) {
 	if o.Note != "" {
 		how += " " + o.Note
 	}
-	if err := WriteReport(&buf, Report{Suite: suite, Records: recs, Verdicts: v, CorpusHash: corpusHash, ReferenceHash: refHash, Took: took, Funcs: funcs, Generated: generated, Selected: len(ms), How: how}); err != nil {
+	if err := WriteReport(&buf, Report{Suite: suite, Records: recs, Verdicts: v, CorpusHash: corpusHash, ReferenceHash: refHash, Took: took, Funcs: funcs, Opinions: opinions, Generated: generated, Selected: len(ms), How: how}); err != nil {
 		return false, err
 	}
 	if err := os.WriteFile(o.Report, buf.Bytes(), 0o644); err != nil {

@@ -197,7 +197,10 @@ type Report struct {
 	ReferenceHash, Took string
 	// Funcs names the function holding each mutant's site, by name: the
 	// survivors are grouped by it.
-	Funcs      map[string]string
+	Funcs map[string]string
+	// Opinions says, by name, what the reference's own tests made of an
+	// unreviewed survivor (-opinions), shown beside "unreviewed".
+	Opinions   map[string]string
 	Suite      Suite    // the reference mutated; zero is Blockpatch
 	Records    []Record // the judged mutants
 	Verdicts   Verdicts
@@ -300,6 +303,9 @@ func WriteReport(w io.Writer, rep Report) error {
 				verdict = Unreviewed
 				if r.Status == NotReached {
 					verdict += " (reached by no case)"
+				}
+				if op := rep.Opinions[r.Name]; op != "" {
+					verdict += "; the reference's own tests: " + op
 				}
 			}
 			fmt.Fprintf(b, "| `%s` | %s | %s |\n", r.Name, cell(r.Mistake), cell(verdict))
