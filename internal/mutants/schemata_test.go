@@ -86,8 +86,11 @@ func TestShortSchemataCampaign(t *testing.T) {
 			pick = append(pick, byName[r.Name])
 		}
 	}
-	b := &Builder{Module: root, Dir: dir}
-	old := &Campaign{Builder: b, Judge: Judge{Certify: Blockpatch.Certify}, Parallel: 2, Results: filepath.Join(dir, "old.jsonl")}
+	// Not in /dev/shm: under bwrap a command sees a /dev of its own, and a
+	// binary there cannot be started (exit status 127).
+	oldDir := t.TempDir()
+	b := &Builder{Module: root, Dir: oldDir}
+	old := &Campaign{Builder: b, Judge: Judge{Certify: Blockpatch.Certify}, Parallel: 2, Results: filepath.Join(oldDir, "old.jsonl")}
 	oldRecs, err := old.Run(context.Background(), pick)
 	if err != nil {
 		t.Fatal(err)
