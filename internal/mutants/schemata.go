@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,7 +196,7 @@ func (sc *Schemata) switchFile(file string, src []byte, ids []int) error {
 			p := siteStatement(g.decl.Body, off, sc.Sites[id-1].changes[0].start, src)
 			hits[p] = append(hits[p], id)
 		}
-		pos := slices.Sorted(mapKeys(hits))
+		pos := slices.Sorted(maps.Keys(hits))
 		cur := g.lb + 1
 		for _, p := range pos {
 			write(src[cur:p])
@@ -213,16 +214,6 @@ func (sc *Schemata) switchFile(file string, src []byte, ids []int) error {
 	write(src[at:])
 	sc.files[file] = out.Bytes()
 	return nil
-}
-
-func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // siteStatement returns the offset of the innermost statement of a

@@ -13,6 +13,7 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"slices"
@@ -92,7 +93,7 @@ func WriteHits() error {
 		return err
 	}
 	_, err = f.WriteString(b.String() + "\n")
-	return errors(err, f.Close())
+	return cmp.Or(err, f.Close())
 }
 
 // ReadHits reads and empties a hits file: every site number in it.
@@ -117,11 +118,4 @@ func ReadHits(name string) ([]int, error) {
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
-}
-
-func errors(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
