@@ -7,8 +7,13 @@
 // By default it runs the hand-written mutants over the whole corpus and
 // prints the kill matrix. With -mechanical it runs a campaign over the
 // mutants generated from reference/: each stops at its first failing case,
-// results are appended to a file so an interrupted campaign resumes, and a
-// markdown report lists every survivor with its verdict.
+// and a markdown report lists every survivor with its verdict. For
+// blockpatch the campaign goes through mutant schemata (one build holding
+// every mutant, switched at run time; per-case coverage of the sites; a
+// judge process per mutant running only the cases that reach its site),
+// and the results file is rewritten with the mutants judged merged in;
+// -per-mutant-build judges the old way, a build per mutant and a process
+// per case, appending to the results file so an interrupted run resumes.
 package main
 
 import (
@@ -32,8 +37,11 @@ func main() {
 	flag.StringVar(&o.Results, "results", "", "mechanical: results file, appended to; mutants in it are skipped (default: the suite's, in internal/mutants/testdata)")
 	flag.StringVar(&o.Report, "report", "", "mechanical: markdown report written at the end (default: the suite's)")
 	flag.StringVar(&o.Verdicts, "verdicts", "", "mechanical: hand-reviewed verdicts on survivors (default: the suite's)")
+	flag.BoolVar(&o.PerMutantBuild, "per-mutant-build", false, "mechanical, blockpatch: build and judge each mutant on its own (the old path) instead of through the schemata")
 	flag.BoolVar(&o.ReportOnly, "report-only", false, "mechanical: rewrite the report from the results file without judging")
 	flag.StringVar(&o.CorpusHash, "corpus-hash", "", "mechanical, with -report-only: the corpus hash the results were judged with, when not the current corpus")
+	flag.StringVar(&o.Took, "took", "", "mechanical, with -report-only: how long the campaign took, and on what machine")
+	flag.StringVar(&o.Opinions, "opinions", "", "mechanical, blockpatch: run the reference's own tests (each file's _test.go twin) on every unreviewed survivor and write what they make of it to this file; the report shows internal/mutants/testdata/mechanical-opinions.txt beside each unreviewed survivor")
 	flag.StringVar(&o.Note, "note", "", "mechanical: a sentence added to the report")
 	flag.Parse()
 	s, ok := mutants.LookupSuite(*suite)

@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -74,6 +75,8 @@ type Record struct {
 	Reason  string  `json:"reason,omitempty"`
 	Diff    string  `json:"diff,omitempty"` // kept for survivors and errors
 	Seconds float64 `json:"seconds"`
+	// Reach is the number of cases reaching the site (schemata only).
+	Reach int `json:"reach,omitempty"`
 }
 
 func diffSum(m Mutant) string {
@@ -261,4 +264,17 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// WriteRecords writes recs as a results file, replacing it.
+func WriteRecords(path string, recs []Record) error {
+	var b bytes.Buffer
+	for _, r := range recs {
+		line, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		b.Write(append(line, '\n'))
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }

@@ -9,6 +9,11 @@
 // runner.Command like any external implementation. The hand-written
 // mutants are realistic implementer mistakes kept in testdata/hand; the
 // mechanical ones are generated from the reference's syntax (Generate).
+// The mechanical campaign of blockpatch judges them all at once through
+// mutant schemata (schemata.go, SchemaCampaign): one overlay build that
+// switches every mutant at run time, per-case coverage of the mutation
+// sites, and a judge process per mutant running in process only the cases
+// that reach its site.
 package mutants
 
 import (

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,10 +31,16 @@ type Options struct {
 	Report     string
 	Verdicts   string
 	ReportOnly bool
-	CorpusHash string // report-only: the corpus the results were judged with, when not the current one
-	Note       string // report-only: a sentence added to the report
-	Stdout     io.Writer
-	Stderr     io.Writer
+	// PerMutantBuild judges blockpatch's mechanical mutants the old way,
+	// one build and one process per case each, instead of through the
+	// schemata (SchemaCampaign); patchdiff's always are.
+	PerMutantBuild bool
+	CorpusHash     string // report-only: the corpus the results were judged with, when not the current one
+	Note           string // report-only: a sentence added to the report
+	Took           string // report-only: how long the campaign took, and where
+	Opinions       string // a file for what the reference's own tests make of the unreviewed survivors
+	Stdout         io.Writer
+	Stderr         io.Writer
 }
 
 // Main runs the command: the kill matrix of the hand-written mutants, or
@@ -105,6 +113,47 @@ func Main(ctx context.Context, o Options) (bool, error) {
 				recs = append(recs, r)
 			}
 		}
+	} else if suite.Name == Blockpatch.Name && !o.PerMutantBuild {
+		fast, err := os.MkdirTemp(FastTempDir(), "blockpatch-schemata-")
+		if err != nil {
+			return false, err
+		}
+		defer os.RemoveAll(fast)
+		c := &SchemaCampaign{Module: root, Suite: suite, Dir: fast, Parallel: o.Parallel, Progress: o.Stderr}
+		keep := map[string]bool{}
+		for _, m := range ms {
+			keep[m.Name] = true
+		}
+		if recs, err = c.Run(ctx, func(name string) bool { return keep[name] }); err != nil {
+			return false, err
+		}
+		// Merged into the results already there, so a campaign over some
+		// mutants (-run: the survivors, after cases were added) keeps the
+		// others' verdicts: a case added never revives a killed mutant.
+		prev, err := LoadRecords(o.Results)
+		if err != nil {
+			return false, err
+		}
+		merged := map[string]Record{}
+		for _, r := range prev {
+			merged[r.Name] = r
+		}
+		for _, r := range recs {
+			merged[r.Name] = r
+		}
+		all, err := Generate(root, suite)
+		if err != nil {
+			return false, err
+		}
+		var keepAll []Record
+		for _, m := range all {
+			if r, ok := merged[m.Name]; ok && r.DiffSum == diffSum(m) {
+				keepAll = append(keepAll, r)
+			}
+		}
+		if err := WriteRecords(o.Results, keepAll); err != nil {
+			return false, err
+		}
 	} else {
 		fmt.Fprintf(o.Stderr, "%d mechanical mutants; results in %s\n", len(ms), o.Results)
 		c := &Campaign{Builder: b, Judge: Judge{Certify: suite.Certify}, Parallel: o.Parallel, Results: o.Results, Progress: o.Stderr}
@@ -112,16 +161,67 @@ func Main(ctx context.Context, o Options) (bool, error) {
 			return false, err
 		}
 	}
+	if suite.Name == Blockpatch.Name {
+		markOtherPlatform(root, recs)
+	}
 	v, err := LoadVerdicts(o.Verdicts)
+	if err != nil {
+		return false, err
+	}
+	if o.Opinions != "" {
+		var names []string
+		for _, r := range recs {
+			if (r.Status == Survived || r.Status == NotReached) && v[r.Name] == "" {
+				names = append(names, r.Name)
+			}
+		}
+		fast, err := os.MkdirTemp(FastTempDir(), "blockpatch-opinions-")
+		if err != nil {
+			return false, err
+		}
+		defer os.RemoveAll(fast)
+		ops, err := Opinions(ctx, root, suite, fast, names, o.Parallel)
+		if err != nil {
+			return false, err
+		}
+		if err := writeOpinions(o.Opinions, ops); err != nil {
+			return false, err
+		}
+	}
+	opinions, err := LoadVerdicts(filepath.Join(root, filepath.FromSlash(strings.Replace(suite.Verdicts, "verdicts", "opinions", 1))))
 	if err != nil {
 		return false, err
 	}
 	var buf bytes.Buffer
 	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", suite.Dirs, max(o.Sample, 1))
+	took := o.Took
+	if suite.Name == Blockpatch.Name && !o.PerMutantBuild {
+		sampled := "all of them"
+		if o.Sample > 1 {
+			sampled = fmt.Sprintf("sampled one in %d by name", o.Sample)
+		}
+		how = fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, %s. Judged through the mutant schemata: one build holding every mutant, one run of the corpus recording the cases that reach each site, then a process per mutant running in process only the cases reaching its site, the likeliest killers first, until its first failing case; a mutant outside every function body is built on its own.", suite.Dirs, sampled)
+		if !o.ReportOnly {
+			load, _ := os.ReadFile("/proc/loadavg")
+			took = fmt.Sprintf("%s wall time for %d mutants, %d at a time, on %d cores shared with other workers (load average at the end: %s), so noisy.", time.Since(start).Round(time.Second), len(ms), o.Parallel, runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+		}
+	}
+	refHash, err := ReferenceHash(root, suite)
+	if err != nil {
+		return false, err
+	}
+	sites, err := generateSites(root, suite)
+	if err != nil {
+		return false, err
+	}
+	funcs := map[string]string{}
+	for _, st := range sites {
+		funcs[st.Name] = st.Func
+	}
 	if o.Note != "" {
 		how += " " + o.Note
 	}
-	if err := WriteReport(&buf, Report{Suite: suite, Records: recs, Verdicts: v, CorpusHash: corpusHash, Generated: generated, Selected: len(ms), How: how}); err != nil {
+	if err := WriteReport(&buf, Report{Suite: suite, Records: recs, Verdicts: v, CorpusHash: corpusHash, ReferenceHash: refHash, Took: took, Funcs: funcs, Opinions: opinions, Generated: generated, Selected: len(ms), How: how}); err != nil {
 		return false, err
 	}
 	if err := os.WriteFile(o.Report, buf.Bytes(), 0o644); err != nil {

@@ -35,11 +35,39 @@ var Operators = map[string]string{
 // operator on that line from 0, so names are stable while the file is.
 // swap-code uses the constants s.Codes names, in their order.
 func Generate(module string, s Suite) ([]Mutant, error) {
+	sites, err := generateSites(module, s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Mutant, len(sites))
+	for i, st := range sites {
+		out[i] = st.Mutant
+	}
+	return out, nil
+}
+
+// site is a mechanical mutant with the edits that make it: offsets into
+// the source of File, applied from the last. The schemata (schemata.go)
+// splice them into a copy of the enclosing function.
+type site struct {
+	Mutant
+	File    string
+	changes []edit
+	// unused names an import the mutant leaves unused: such a mutant does
+	// not compile on its own, while in the schemata the original still
+	// uses the import.
+	unused string
+	// Func names the function holding the site ("" for none), as
+	// Type.Method for a method: the report groups survivors by it.
+	Func string
+}
+
+func generateSites(module string, s Suite) ([]site, error) {
 	codes, err := codeNames(filepath.Join(module, filepath.FromSlash(s.Codes.File)), s.Codes.Type)
 	if err != nil {
 		return nil, err
 	}
-	var out []Mutant
+	var out []site
 	for _, dir := range s.Dirs {
 		entries, err := os.ReadDir(filepath.Join(module, filepath.FromSlash(dir)))
 		if err != nil {
@@ -71,7 +99,7 @@ type edit struct {
 	text       string
 }
 
-func generateFile(rel string, src []byte, codes []string, qualifier string) ([]Mutant, error) {
+func generateFile(rel string, src []byte, codes []string, qualifier string) ([]site, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -184,7 +212,7 @@ func generateFile(rel string, src []byte, codes []string, qualifier string) ([]M
 	}
 	visit(f, false)
 
-	var out []Mutant
+	var out []site
 	seen := map[string]int{}
 	for i := 0; i < len(edits); i++ {
 		e := edits[i]
@@ -207,9 +235,69 @@ func generateFile(rel string, src []byte, codes []string, qualifier string) ([]M
 		key := fmt.Sprintf("%s:%d:%s", rel, line, e.op)
 		name := fmt.Sprintf("%s:%d", key, seen[key])
 		seen[key]++
-		out = append(out, Mutant{Name: name, Mistake: describe(src, mutated, e), Diff: MakeDiff(rel, src, mutated, 2)})
+		m := Mutant{Name: name, Mistake: describe(src, mutated, e), Diff: MakeDiff(rel, src, mutated, 2)}
+		st := site{Mutant: m, File: rel, changes: change, Func: funcAt(f, e.start, off)}
+		if e.op == "remove-stmt" || e.op == "remove-if" {
+			st.unused = unusedImport(mutated)
+		}
+		out = append(out, st)
 	}
 	return out, nil
+}
+
+// funcAt names the function declaration holding offset at.
+func funcAt(f *ast.File, at int, off func(token.Pos) int) string {
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || at < off(fd.Pos()) || at >= off(fd.End()) {
+			continue
+		}
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			t := fd.Recv.List[0].Type
+			if st, ok := t.(*ast.StarExpr); ok {
+				t = st.X
+			}
+			if ix, ok := t.(*ast.IndexExpr); ok {
+				t = ix.X
+			}
+			if id, ok := t.(*ast.Ident); ok {
+				return id.Name + "." + fd.Name.Name
+			}
+		}
+		return fd.Name.Name
+	}
+	return ""
+}
+
+// unusedImport returns the path of an import that src does not use, or "".
+func unusedImport(src []byte) string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return ""
+	}
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		name := path.Base(p)
+		if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+			name = path.Base(path.Dir(p)) // math/rand/v2
+		}
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		if name != "_" && name != "." && !used[name] {
+			return p
+		}
+	}
+	return ""
 }
 
 // codeNames returns the names of the constants of type typ in file.
