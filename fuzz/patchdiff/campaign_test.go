@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	pdcases "github.com/blockpatch-conformance/blockpatch-conformance/cases/patchdiff"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
@@ -114,7 +115,7 @@ func TestShrinkGetsSmaller(t *testing.T) {
 			}
 			Build(c)
 		}
-		small, _ := campaign.Minimize(s, Shrink, 100000, func(Spec) bool { return true })
+		small, _ := campaign.Minimize(s, Shrink, 100000, time.Time{}, func(Spec) bool { return true })
 		if small.Mutation != 0 || len(small.Ops) != 1 || len(small.Target) != 0 {
 			t.Fatalf("shrinking everything away left %+v", small)
 		}

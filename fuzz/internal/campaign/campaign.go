@@ -57,6 +57,10 @@ type Config struct {
 	// one disagreement; MaxCasesPerKind the number of disagreements of one
 	// kind that are shrunk and written (the rest are counted).
 	ShrinkBudget, MaxCasesPerKind int
+	// ShrinkTime bounds the time spent shrinking one disagreement; 0
+	// means no bound. A campaign with a Duration also stops shrinking when
+	// that time is up, so a slow implementation cannot stretch the run.
+	ShrinkTime time.Duration
 	// Progress receives a live progress line, rewritten in place with
 	// "\r"; nil shows none. Log receives one line per written case.
 	Progress, Log io.Writer
@@ -64,7 +68,7 @@ type Config struct {
 
 // Defaults are the settings NewConfig of each suite starts from.
 func Defaults() Config {
-	return Config{Shards: 1, Workers: 1, ShrinkBudget: 250, MaxCasesPerKind: 3}
+	return Config{Shards: 1, Workers: 1, ShrinkBudget: 250, MaxCasesPerKind: 3, ShrinkTime: 10 * time.Second}
 }
 
 // Suite is what a suite brings to a campaign over scenarios of type S.
@@ -180,6 +184,8 @@ type campaign[S any] struct {
 	iters    atomic.Int64
 	found    atomic.Int64
 	errs     []error
+	// end is when a campaign with a Duration is over (zero without one).
+	end time.Time
 }
 
 // Run runs a differential campaign. Its error is a harness fault (an
@@ -201,6 +207,9 @@ func Run[S any](ctx context.Context, cfg Config, suite Suite[S]) (*Report, error
 	}
 	c := &campaign[S]{cfg: cfg, suite: suite, kinds: map[string]*Kind{}, reserved: map[string]int{}}
 	start := time.Now()
+	if cfg.Duration > 0 {
+		c.end = start.Add(cfg.Duration)
+	}
 	indices := make(chan int64)
 	stopProducing := make(chan struct{})
 	var stopOnce sync.Once
@@ -363,7 +372,14 @@ func (c *campaign[S]) iteration(ctx context.Context, tr Trial[S], k int64) error
 	}
 
 	var failure error
-	small, tried := Minimize(s, c.suite.Shrink, c.cfg.ShrinkBudget, func(s S) bool {
+	var until time.Time
+	if c.cfg.ShrinkTime > 0 {
+		until = time.Now().Add(c.cfg.ShrinkTime)
+	}
+	if !c.end.IsZero() && (until.IsZero() || c.end.Before(until)) {
+		until = c.end
+	}
+	small, tried := Minimize(s, c.suite.Shrink, c.cfg.ShrinkBudget, until, func(s S) bool {
 		if failure != nil {
 			return false
 		}
@@ -419,14 +435,14 @@ func (c *campaign[S]) write(k int64, o Outcome, d Difference) (string, error) {
 }
 
 // Minimize shrinks s greedily while keep holds, trying at most budget
-// candidates from shrink, and returns the smallest scenario found and the
-// number of candidates tried.
-func Minimize[S any](s S, shrink func(S) []S, budget int, keep func(S) bool) (S, int) {
+// candidates from shrink and none after until (zero: no time bound), and
+// returns the smallest scenario found and the number of candidates tried.
+func Minimize[S any](s S, shrink func(S) []S, budget int, until time.Time, keep func(S) bool) (S, int) {
 	tried := 0
 	for {
 		progress := false
 		for _, c := range shrink(s) {
-			if tried >= budget {
+			if tried >= budget || (!until.IsZero() && time.Now().After(until)) {
 				return s, tried
 			}
 			tried++

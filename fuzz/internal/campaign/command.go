@@ -25,6 +25,8 @@ const FlagsUsage = `  --seed N             seed of the campaign (default: the cl
   --workers N          iterations run in parallel (default: the CPUs)
   --timeout D          limit for one command or request (default 10s)
   --shrink-budget N    scenarios tried to shrink one disagreement (250)
+  --shrink-time D      time spent shrinking one disagreement (10s; 0: no
+                       bound); with --time, shrinking also ends with the run
   --max-cases-per-kind N
                        disagreements of one kind shrunk and written (3)
 `
@@ -74,6 +76,7 @@ func (c Command) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	timeout := fs.Duration("timeout", 10*time.Second, "")
 	budget := fs.Int("shrink-budget", 250, "")
 	perKind := fs.Int("max-cases-per-kind", 3, "")
+	shrinkTime := fs.Duration("shrink-time", Defaults().ShrinkTime, "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	if c.Flags != nil {
@@ -121,7 +124,7 @@ func (c Command) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		cfg.Seed = uint64(time.Now().UnixNano())
 	}
 	cfg.Iterations, cfg.Duration, cfg.Out = *iterations, *duration, *out
-	cfg.Workers, cfg.ShrinkBudget, cfg.MaxCasesPerKind = *workers, *budget, *perKind
+	cfg.Workers, cfg.ShrinkBudget, cfg.MaxCasesPerKind, cfg.ShrinkTime = *workers, *budget, *perKind, *shrinkTime
 	cfg.Log = stdout
 	if isTerminal(stderr) {
 		cfg.Progress = stderr

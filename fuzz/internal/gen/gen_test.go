@@ -2,9 +2,11 @@ package gen
 
 import (
 	"bytes"
-	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/campaign"
 	"reflect"
 	"testing"
+	"time"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/campaign"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
@@ -76,7 +78,7 @@ func TestShrinkGetsSmaller(t *testing.T) {
 			}
 			Build(c) // never panics
 		}
-		min, _ := campaign.Minimize(s, Shrink, 10000, func(Spec) bool { return true })
+		min, _ := campaign.Minimize(s, Shrink, 10000, time.Time{}, func(Spec) bool { return true })
 		if len(min.Mutations) != 0 || len(min.Files) != 1 || len(min.Files[0]) != 0 {
 			t.Fatalf("shrinking everything away left %+v", min)
 		}
