@@ -35,6 +35,15 @@ func AsReference(argv0 string) bool {
 // exit status.
 func Main(args []string) int { return cli.Main(args) }
 
+// ServeIfReference runs the reference CLI and exits when AsReference holds
+// for this process, and returns otherwise. Every main and TestMain whose
+// executable Process may start again calls it first.
+func ServeIfReference() {
+	if AsReference(os.Args[0]) {
+		os.Exit(Main(os.Args[1:]))
+	}
+}
+
 // reproduce runs the reference CLI from the module, the durable way to
 // rerun a command by hand.
 var reproduce = []string{"go", "run", "github.com/blockpatch-conformance/blockpatch-conformance/cmd/blockpatch"}

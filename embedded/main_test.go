@@ -10,9 +10,7 @@ import (
 
 func TestMain(m *testing.M) {
 	// Process starts this test binary again as the reference CLI.
-	if AsReference(os.Args[0]) {
-		os.Exit(Main(os.Args[1:]))
-	}
+	ServeIfReference()
 	os.Exit(m.Run())
 }
 

@@ -10,8 +10,6 @@ import (
 // TestMain lets the campaign re-execute this test binary as the
 // reference, which it does for the unprivileged scenarios run as root.
 func TestMain(m *testing.M) {
-	if embedded.AsReference(os.Args[0]) {
-		os.Exit(embedded.Main(os.Args[1:]))
-	}
+	embedded.ServeIfReference()
 	os.Exit(m.Run())
 }

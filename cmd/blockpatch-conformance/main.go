@@ -24,9 +24,7 @@ import (
 )
 
 func main() {
-	if embedded.AsReference(os.Args[0]) {
-		os.Exit(embedded.Main(os.Args[1:]))
-	}
+	embedded.ServeIfReference()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, certcmd.IsTerminal(os.Stderr)))
 }
 

@@ -26,9 +26,7 @@ import (
 
 func TestMain(m *testing.M) {
 	// --reference-exec starts this test binary again as the reference.
-	if embedded.AsReference(os.Args[0]) {
-		os.Exit(embedded.Main(os.Args[1:]))
-	}
+	embedded.ServeIfReference()
 	testscript.Main(m, map[string]func(){
 		"blockpatch-conformance": main,
 		// Deliberately broken implementations, each caught by a script.

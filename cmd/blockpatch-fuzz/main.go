@@ -15,9 +15,7 @@ import (
 func main() {
 	// The unprivileged scenarios run the reference as a process: this
 	// executable, started again as the reference (embedded.Process).
-	if embedded.AsReference(os.Args[0]) {
-		os.Exit(embedded.Main(os.Args[1:]))
-	}
+	embedded.ServeIfReference()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	os.Exit(fuzz.Main(ctx, "blockpatch-fuzz", os.Args[1:], os.Stdout, os.Stderr))

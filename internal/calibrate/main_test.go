@@ -11,8 +11,6 @@ import (
 // the reference, which it does for the unprivileged scenarios run as root;
 // without it the binary would run its own tests again as the reference.
 func TestMain(m *testing.M) {
-	if embedded.AsReference(os.Args[0]) {
-		os.Exit(embedded.Main(os.Args[1:]))
-	}
+	embedded.ServeIfReference()
 	os.Exit(m.Run())
 }

@@ -28,9 +28,7 @@ var update = flag.Bool("update", false, "run the full kill matrix of the hand-wr
 // TestMain lets the runner re-execute this test binary as the reference,
 // which it does for cases that must run without root's privileges.
 func TestMain(m *testing.M) {
-	if embedded.AsReference(os.Args[0]) {
-		os.Exit(embedded.Main(os.Args[1:]))
-	}
+	embedded.ServeIfReference()
 	os.Exit(m.Run())
 }
 
