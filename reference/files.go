@@ -7,13 +7,28 @@ type Files interface {
 	ReadFile(path string) ([]byte, error)
 }
 
+// placed is a Files with a place on disk: operation paths resolve against
+// its folder, which decides whether a ".." path leads outside (PATH-002).
+type placed interface {
+	folder() string
+}
+
+// folderOf returns the folder f's paths resolve against, "" when f has no
+// place on disk.
+func folderOf(f Files) string {
+	if p, ok := f.(placed); ok {
+		return p.folder()
+	}
+	return ""
+}
+
 // MapFiles is an in-memory tree for the pure core: a missing key is a
 // missing file.
 type MapFiles map[string][]byte
 
 // ReadFile implements Files. Paths are checked as on disk.
 func (m MapFiles) ReadFile(path string) ([]byte, error) {
-	if err := checkTreePath(path); err != nil {
+	if err := checkTreePath("", path); err != nil {
 		return nil, err
 	}
 	if b, ok := m[path]; ok {

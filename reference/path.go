@@ -43,37 +43,72 @@ func CheckPath(p string) error {
 }
 
 // checkTreePath validates an operation path as check and apply do before
-// they look at the tree (phase "path"), in this order: control characters
-// and an empty path are invalid_path, an absolute path is path_outside_cwd,
-// a backslash is invalid_path, and "." or ".." segments are
-// path_outside_cwd when the cleaned path leaves the root, invalid_path
-// otherwise. Empty segments ("x//f", "f/") are allowed.
-func checkTreePath(p string) error {
-	fail := func(code Code, why string) error {
-		return &Error{Code: code, Phase: "path", Path: p, Message: "invalid path " + strconv.Quote(p) + ": " + why}
+// they look at the tree (phase "path"): checkPathForm, then
+// checkPathSegments against base. Empty segments ("x//f", "f/") are
+// allowed.
+func checkTreePath(base, p string) error {
+	if err := checkPathForm(p); err != nil {
+		return err
 	}
+	return checkPathSegments(base, p)
+}
+
+// checkPathForm refuses what is wrong with a path whatever folder it is
+// resolved in, in upstream's order: a control character or an empty path
+// is invalid_path, an absolute path is path_outside_cwd, a backslash is
+// invalid_path (PATH-001, PATH-003). A request's src and dst pass it before
+// the members of their shape are checked.
+func checkPathForm(p string) error {
 	for _, r := range p {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return fail(InvalidPath, "control character in path")
+			return pathError(InvalidPath, p, "control character in path")
 		}
 	}
 	switch {
 	case p == "":
-		return fail(InvalidPath, "empty path")
+		return pathError(InvalidPath, p, "empty path")
 	case strings.HasPrefix(p, "/"):
-		return fail(PathOutsideCwd, "absolute path")
+		return pathError(PathOutsideCwd, p, "absolute path")
 	case strings.ContainsRune(p, '\\'):
-		return fail(InvalidPath, "backslash in path")
+		return pathError(InvalidPath, p, "backslash in path")
 	}
+	return nil
+}
+
+// checkPathSegments refuses a "." or ".." segment (PATH-002):
+// path_outside_cwd when the path, resolved against base, leads outside it,
+// invalid_path when it stays inside. A request's src and dst pass it after
+// the members of their shape.
+func checkPathSegments(base, p string) error {
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "." || seg == ".." {
-			if c := path.Clean(p); c == ".." || strings.HasPrefix(c, "../") {
-				return fail(PathOutsideCwd, "the path leads outside --cwd")
+			if leaves(base, p) {
+				return pathError(PathOutsideCwd, p, "it leads outside --cwd")
 			}
-			return fail(InvalidPath, strconv.Quote(seg)+" path segment")
+			return pathError(InvalidPath, p, strconv.Quote(seg)+" path segment")
 		}
 	}
 	return nil
+}
+
+// leaves reports whether p, resolved against the folder base, names a place
+// outside it. Upstream resolves against --cwd's absolute path, so
+// "../work/a.txt" run in a folder named work comes back inside; base is
+// that path, made absolute and cleaned without following symlinks, as
+// Workspace.base gives it. A tree with no place on disk (MapFiles) has base
+// "", and p is judged alone: it leaves when its cleaned form climbs above
+// its start.
+func leaves(base, p string) bool {
+	if base == "" {
+		c := path.Clean(p)
+		return c == ".." || strings.HasPrefix(c, "../")
+	}
+	r := path.Join(base, p)
+	return r != base && !strings.HasPrefix(r, strings.TrimSuffix(base, "/")+"/")
+}
+
+func pathError(code Code, p, why string) *Error {
+	return &Error{Code: code, Phase: "path", Path: p, Message: "invalid path " + strconv.Quote(p) + ": " + why}
 }
 
 // StripPath removes the first n "/"-separated components of a raw patch

@@ -79,6 +79,9 @@ func PlanRequest(req *Request, files Files) (*Plan, error) {
 
 func plan(req *Request, files Files) (*planner, error) {
 	sh, err := req.classify()
+	if err == nil {
+		err = sh.checkSegments(folderOf(files))
+	}
 	if err != nil {
 		return nil, err
 	}

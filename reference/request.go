@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -37,7 +36,9 @@ const (
 // field. Members are then judged in document order: an unknown key or a
 // value of the wrong type (null included) is invalid_move_args naming the
 // member. A repeated key keeps its last value. Last, the request must
-// describe one valid shape (see Request.Validate).
+// describe one valid shape (see Request.Validate), all but the "." and
+// ".." segments of src and dst: PlanRequest and EvaluateRequest refuse
+// those, resolving the paths in the folder of their Files.
 func DecodeRequest(data []byte) (*Request, error) {
 	members, err := jsonObject(data)
 	if err != nil {
@@ -49,7 +50,7 @@ func DecodeRequest(data []byte) (*Request, error) {
 			return nil, err
 		}
 	}
-	if err := req.Validate(); err != nil {
+	if _, err := req.classify(); err != nil {
 		return nil, err
 	}
 	return req, nil
@@ -168,14 +169,19 @@ func argsError(field, format string, args ...any) *Error {
 }
 
 // Validate checks that the request describes exactly one shape, in
-// upstream's order: src present, mode one of the two values,
-// expected_payload_sha256 well formed, src and dst valid operation paths
-// (invalid_path or path_outside_cwd, phase "path"), then the members the
-// shape needs or forbids. Every other failure is invalid_move_args naming
-// the member at fault.
+// upstream's order: expected_payload_sha256 well formed, mode one of the
+// two values, src present, the form of src and dst (checkPathForm), the
+// members the shape needs or forbids, then the segments of src and dst
+// (checkPathSegments, judged without a folder: "../x" leaves whatever
+// --cwd is, and "../work/x" does too). Path failures are invalid_path or
+// path_outside_cwd with phase "path"; every other failure is
+// invalid_move_args naming the member at fault.
 func (r *Request) Validate() error {
-	_, err := r.classify()
-	return err
+	sh, err := r.classify()
+	if err != nil {
+		return err
+	}
+	return sh.checkSegments("")
 }
 
 // shape is a validated request reduced to what the planner needs.
@@ -184,6 +190,8 @@ type shape struct {
 	src, dst string // operation paths, DevNull for the absent side
 }
 
+// classify validates the request as Validate describes, all but the
+// segments of src and dst, which need the folder the paths resolve in.
 func (r *Request) classify() (shape, error) {
 	var sh shape
 	// Checked in 1.1.0's order: the hash's form, mode, then src.
@@ -201,7 +209,7 @@ func (r *Request) classify() (shape, error) {
 		dst = *r.Dst
 	}
 	for _, p := range []string{src, dst} {
-		if err := checkEndpoint(p); err != nil {
+		if err := checkEndpointForm(p); err != nil {
 			return sh, err
 		}
 	}
@@ -324,6 +332,31 @@ func (r *Request) classify() (shape, error) {
 	return sh, nil
 }
 
+// checkSegments checks the segments of src and dst, in that order,
+// resolving them against base (see leaves): the last check of a request,
+// after the members of its shape.
+func (sh shape) checkSegments(base string) error {
+	for _, p := range []string{sh.src, sh.dst} {
+		if p == DevNull {
+			continue
+		}
+		if err := checkPathSegments(base, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkEndpointForm checks src or dst before the members of the shape:
+// /dev/null, or a path that passes checkPathForm. Its segments are checked
+// after the members, as upstream does.
+func checkEndpointForm(p string) error {
+	if p == DevNull {
+		return nil
+	}
+	return checkPathForm(p)
+}
+
 // member returns a string member by its JSON name.
 func (r *Request) member(name string) *string {
 	switch name {
@@ -339,52 +372,6 @@ func (r *Request) member(name string) *string {
 		return r.TargetAfter
 	}
 	panic("reference: no request member " + name)
-}
-
-// checkEndpoint checks src or dst as upstream does: /dev/null, or a path
-// that stays inside --cwd (path_outside_cwd when resolving it climbs out,
-// absolute paths included) and has no "." or ".." segment, backslash or
-// control character (invalid_path). Empty segments are allowed.
-func checkEndpoint(p string) error {
-	if p == DevNull {
-		return nil
-	}
-	bad := func(code Code, why string) error {
-		return &Error{Code: code, Phase: "path", Path: p, Message: "invalid path " + strconv.Quote(p) + ": " + why}
-	}
-	if p == "" {
-		return bad(InvalidPath, "empty path")
-	}
-	if strings.HasPrefix(p, "/") {
-		return bad(PathOutsideCwd, "absolute path")
-	}
-	depth := 0
-	for _, seg := range strings.Split(p, "/") {
-		switch seg {
-		case "..":
-			depth--
-		case "", ".":
-		default:
-			depth++
-		}
-		if depth < 0 {
-			return bad(PathOutsideCwd, "it leads outside --cwd")
-		}
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "." || seg == ".." {
-			return bad(InvalidPath, strconv.Quote(seg)+" path segment")
-		}
-	}
-	if strings.ContainsRune(p, '\\') {
-		return bad(InvalidPath, "backslash in path")
-	}
-	for _, c := range p {
-		if c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) {
-			return bad(InvalidPath, "control character in path")
-		}
-	}
-	return nil
 }
 
 func str(p *string) string {

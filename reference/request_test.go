@@ -57,6 +57,12 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{"src control", "no control characters", `{"src":"a\u0001","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
 		{"src C1 control", "no control characters", `{"src":"a\u0085","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
 		{"path before shape", "paths are checked before the members the shape needs", `{"src":"/abs"}`, PathOutsideCwd, ""},
+		{"control before absolute", "a control character is found first", `{"src":"/a\u0001"}`, InvalidPath, ""},
+		{"control before backslash", "a control character is found first", `{"src":"a\\b\u0001"}`, InvalidPath, ""},
+		{"segments after shape", "PLAN-044: the members come before the segments", `{"src":"a/../b"}`, InvalidMoveArgs, "target_before"},
+		{"climbing after shape", "PLAN-044: leaving --cwd is judged with the segments", `{"src":"../b","src_start":"a","src_end":"b"}`, InvalidMoveArgs, "target_before"},
+		{"remove dst before segments", "PLAN-044", `{"src":"./f","dst":"g","mode":"remove_file"}`, InvalidMoveArgs, "dst"},
+		{"dst form before src segments", "PLAN-044: both forms, then the segments", `{"src":"../f","dst":"a\\b","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
 		{"dst empty", "an empty path", `{"src":"f","dst":"","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
 		{"dst invalid", "dst is checked like src", `{"src":"f","dst":"./g","src_start":"a","src_end":"b","target_before":"x"}`, InvalidPath, ""},
 		{"both null", "/dev/null on both sides", `{"src":"/dev/null","dst":"/dev/null","payload":"p","target_before":"x"}`, InvalidMoveArgs, "dst"},
@@ -107,7 +113,12 @@ func TestDecodeRequestErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := DecodeRequest([]byte(tt.json))
+			// DecodeRequest leaves the segments to Validate and the
+			// planners, which know the folder the paths resolve in.
+			req, err := DecodeRequest([]byte(tt.json))
+			if err == nil {
+				err = req.Validate()
+			}
 			wantCode(t, err, tt.code)
 			e := err.(*Error)
 			if e.Field != tt.field || (e.Code == InvalidMoveArgs && e.Phase != "") {

@@ -23,6 +23,10 @@ import (
 // it when done.
 type Workspace struct {
 	root string
+	// base is the root as given, made absolute without following
+	// symlinks: the folder upstream resolves operation paths against
+	// (see leaves).
+	base string
 	// rootErr is why the root cannot be resolved; every read reports it.
 	rootErr error
 	// top is the root held open; nil when it cannot be opened, with
@@ -57,11 +61,11 @@ type snapshot struct {
 // absolute root (phase path), before the path itself is checked; a root
 // that is not a directory makes every path file_not_found.
 func NewWorkspace(root string) (*Workspace, error) {
-	abs, err := filepath.Abs(root)
+	abs, err := absolute(root)
 	if err != nil {
 		return nil, fsError(err, root, "path")
 	}
-	w := &Workspace{root: abs, seen: map[string]snapshot{}}
+	w := &Workspace{root: abs, base: filepath.ToSlash(abs), seen: map[string]snapshot{}}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		w.rootErr = fsError(err, abs, "path")
@@ -101,6 +105,23 @@ func (w *Workspace) Close() error {
 
 // Root returns the workspace's absolute root with symlinks resolved.
 func (w *Workspace) Root() string { return w.root }
+
+// absolute returns root made absolute as upstream does it: against the
+// working directory as the kernel reports it (os.Getwd prefers $PWD, which
+// may reach it through a symlink), cleaned without following symlinks.
+func absolute(root string) (string, error) {
+	if filepath.IsAbs(root) {
+		return filepath.Clean(root), nil
+	}
+	wd, err := syscall.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(wd, root), nil
+}
+
+// folder implements placed.
+func (w *Workspace) folder() string { return w.base }
 
 // display is the absolute path that messages give for an operation path.
 func (w *Workspace) display(path string) string {
@@ -192,7 +213,7 @@ func readRegular(d *treeDir, name string, seen fs.FileInfo, sum bool) (snap snap
 // segments are skipped. It returns the file's folder, held open, its name
 // there and its Lstat.
 func (w *Workspace) resolve(path string) (*treeDir, string, fs.FileInfo, error) {
-	if err := checkTreePath(path); err != nil {
+	if err := checkTreePath(w.base, path); err != nil {
 		return nil, "", nil, err
 	}
 	if w.top == nil {

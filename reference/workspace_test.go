@@ -130,6 +130,46 @@ func TestWorkspaceReadErrors(t *testing.T) {
 	}
 }
 
+// TestDotDotResolvesAgainstTheRoot checks PATH-002's two answers for a ".."
+// path that climbs out of the root and back in: a Workspace resolves it
+// against the root as given, symlinks not followed, and finds it inside
+// (invalid_path); MapFiles has no place on disk and finds it outside.
+func TestDotDotResolvesAgainstTheRoot(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"file": "x\n"})
+	link := filepath.Join(t.TempDir(), "alias")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(root)
+	tests := []struct {
+		root, path string
+		code       Code
+	}{
+		{root, "../" + name + "/file", InvalidPath},
+		{root, "../" + name, InvalidPath},
+		{root, "../../" + filepath.Base(filepath.Dir(root)) + "/" + name + "/file", InvalidPath},
+		{root, "../" + name + "x/file", PathOutsideCwd},
+		{root + "/.", "../" + name + "/file", InvalidPath},
+		{link, "../alias/file", InvalidPath},
+		{link, "../" + name + "/file", PathOutsideCwd},
+	}
+	for _, tt := range tests {
+		t.Run(tt.root+" "+tt.path, func(t *testing.T) {
+			t.Parallel()
+			ws, err := NewWorkspace(tt.root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = ws.ReadFile(tt.path)
+			wantCode(t, err, tt.code)
+			_, err = MapFiles{"file": nil}.ReadFile(tt.path)
+			wantCode(t, err, PathOutsideCwd)
+		})
+	}
+}
+
 func TestWorkspacePermissionDenied(t *testing.T) {
 	t.Parallel()
 	if os.Geteuid() == 0 {

@@ -121,21 +121,7 @@ func TestUpstreamReleasesCertify(t *testing.T) {
 // the reference is wrong, found by the campaign and not yet fixed: each is
 // an open item of issue 28, listed here so that the campaign still fails on
 // any other. Remove an entry with its fix.
-var referenceDefects = map[string]string{
-	// A request's src or dst with a "." or ".." segment is refused by the
-	// releases only after the members the shape needs (a missing
-	// target_before is invalid_move_args first); the reference refuses it
-	// before them.
-	"plan: code invalid_path -> invalid_move_args":     "request path segments checked before the shape's members",
-	"plan: code path_outside_cwd -> invalid_move_args": "request path segments checked before the shape's members",
-	// The releases resolve an operation path against --cwd's absolute
-	// path: "../work/a.txt" run in a folder named work stays inside and is
-	// invalid_path; the reference decides lexically and says
-	// path_outside_cwd.
-	"plan: code path_outside_cwd -> invalid_path":  "a path that climbs out and back in is judged lexically",
-	"check: code path_outside_cwd -> invalid_path": "a path that climbs out and back in is judged lexically",
-	"apply: code path_outside_cwd -> invalid_path": "a path that climbs out and back in is judged lexically",
-}
+var referenceDefects = map[string]string{}
 
 // TestReferenceAgreesWithUpstream runs a bounded differential campaign of
 // the reference against upstream 1.1.0: every disagreement must be one the
