@@ -132,6 +132,12 @@ func ended(o runner.Outcome) string {
 	case o.Exit >= 0:
 		s = fmt.Sprintf(" (exit status %d)", o.Exit)
 	}
+	if limit := o.LimitHit(); limit != "" {
+		s += fmt.Sprintf("; it hit the %s", limit)
+		if o.ForksRefused > 0 {
+			s += fmt.Sprintf(": its pids cgroup refused %d forks", o.ForksRefused)
+		}
+	}
 	if len(bytes.TrimSpace(o.Stderr)) > 0 {
 		s += "; stderr: " + runner.Bounded(o.Stderr, 500)
 	}
@@ -278,6 +284,8 @@ func receive(s Session, a Answer, id string) (json.RawMessage, runner.Verdict, s
 		s.Close()
 		why := a.Why + ended(a.Outcome)
 		switch {
+		case a.Outcome.ForksRefused > 0: // a fork loop that ran into the limit, as in blockpatch
+			return nil, runner.Fail, why, false
 		case a.Outcome.TimedOut:
 			return nil, runner.Timeout, why, false
 		case a.Outcome.Signal != "":
