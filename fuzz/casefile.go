@@ -202,6 +202,9 @@ func standardCase(c *cases.Object, sc *gen.Scenario, ref []Step) bool {
 	}
 	c.Set("expected_files", treeOf(apply.After), caseOrder...)
 	c.Set("result", orderedResult(result(apply.Doc)), caseOrder...)
+	if len(apply.Renamed) > 1 { // two files: the order WRITE-005 sets
+		c.Set("write_order", apply.Renamed, caseOrder...)
+	}
 	for _, o := range []struct {
 		name string
 		s    *Step

@@ -49,12 +49,36 @@ func compare(want, got []Step) []Difference {
 		}
 		if d := fstree.Diff(w.After, g.After); d != "" {
 			add("tree", "%s", d)
+		} else if o := renameOrder(w.Renamed, g.Renamed); o != "" {
+			add("write order", "%s", o)
 		}
 		if len(out) > 0 {
 			return out
 		}
 	}
 	return out
+}
+
+// renameOrder says how got renamed files into place in another order
+// than want (WRITE-005: the destination before the source), or "". Only
+// the order of the files both replaced by rename is compared: whether a
+// file is replaced by rename at all is the tree's and the case's business.
+func renameOrder(want, got []string) string {
+	var w, g []string
+	for _, p := range want {
+		if slices.Contains(got, p) {
+			w = append(w, p)
+		}
+	}
+	for _, p := range got {
+		if slices.Contains(want, p) {
+			g = append(g, p)
+		}
+	}
+	if slices.Equal(w, g) {
+		return ""
+	}
+	return fmt.Sprintf("reference renamed %q into place in this order, implementation %q", w, g)
 }
 
 func orNone(s string) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/fstree"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/renames"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
@@ -53,6 +55,10 @@ type Step struct {
 	Shape string
 	// Before and After are the work tree around the command.
 	Before, After fstree.Tree
+	// Renamed lists the files of After that the command renamed a new
+	// file onto, in order (WRITE-003, WRITE-005); nil where renames cannot
+	// be watched (inotify is Linux's).
+	Renamed []string
 	// Skipped is set when the step could not run (no planned patch).
 	Skipped bool
 }
@@ -112,6 +118,40 @@ func (sb *sandbox) resetWork(sc *gen.Scenario) error {
 		return err
 	}
 	return fstree.WriteWith(sb.work, sc.Files, sc.Extra)
+}
+
+// watch starts watching every folder of the work tree for renames, or
+// returns nil where it cannot.
+func (sb *sandbox) watch() *renames.Watch {
+	var dirs []string
+	filepath.WalkDir(sb.work, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	w, err := renames.Start(dirs)
+	if err != nil {
+		return nil
+	}
+	return w
+}
+
+// renamedFiles returns the paths renamed onto, below the work tree, that
+// are files of after, in order: the files the command replaced by rename.
+func (sb *sandbox) renamedFiles(renamed []string, after fstree.Tree) []string {
+	var out []string
+	for _, p := range renamed {
+		rel, err := filepath.Rel(sb.work, p)
+		if err != nil {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if _, ok := after.Files[rel]; ok && !slices.Contains(out, rel) {
+			out = append(out, rel)
+		}
+	}
+	return out
 }
 
 // expand replaces the placeholders of args by the sandbox's folders.
@@ -213,9 +253,14 @@ func run(ctx context.Context, impl Impl, sb *sandbox, sc *gen.Scenario, steps []
 		if s.Before, err = fstree.Read(sb.work); err != nil {
 			return nil, err
 		}
+		watch := sb.watch()
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		exit, stdout, stderr, err := impl.Exec(cctx, sb.expand(s.Args), sb.inputs, s.Stdin)
 		cancel()
+		var renamed []string
+		if watch != nil {
+			renamed, _ = watch.Stop()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("running %q: %w", s.Args, err)
 		}
@@ -227,6 +272,7 @@ func run(ctx context.Context, impl Impl, sb *sandbox, sc *gen.Scenario, steps []
 		if s.After, err = fstree.Read(sb.work); err != nil {
 			return nil, err
 		}
+		s.Renamed = sb.renamedFiles(renamed, s.After)
 		if s.Name == StepPlan && s.Exit == 0 {
 			if p, ok := s.Doc["patch"].(string); ok {
 				planned = []byte(p)

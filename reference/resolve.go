@@ -32,7 +32,10 @@ func (m *Move) Payload() []byte {
 // returns the move to plan. Stripping a whole path, --- and +++ paths of a
 // file -> file section that name different files after cleaning, and the
 // two sections of a cross-file move naming the same file are parse_error.
-// The paths themselves are checked when the tree is read.
+// A section's --- path names its file, but for the one section of an
+// in-file move, whose +++ path does (PATH-014); the --- path then only has
+// to name the same file. The paths themselves are checked when the tree
+// is read.
 func (p *Patch) Resolve(strip int) (*Move, error) {
 	m := &Move{ID: decodePath(p.ID), PayloadSHA256: p.PayloadSHA256, Shape: p.Shape(),
 		Source: p.SourceHunk(), Target: p.TargetHunk()}
@@ -63,8 +66,8 @@ func (p *Patch) Resolve(strip int) (*Move, error) {
 			m.Src = old
 		case s.Role == RoleTarget:
 			m.Dst = old
-		default:
-			m.Src, m.Dst = old, old
+		default: // one file: its +++ path is the operation path, as upstream's
+			m.Src, m.Dst = new, new
 		}
 	}
 	if len(paths) == 2 && samePath(paths[0], paths[1]) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/nofollow"
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/renames"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/spec"
 )
@@ -203,7 +204,7 @@ func oneLine(b []byte) bool {
 
 // watch starts recording renames in the folders of the given work-tree
 // files; nil when there is nothing to watch.
-func (cr *caseRun) watch(files []string) (*renameWatch, error) {
+func (cr *caseRun) watch(files []string) (*renames.Watch, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
@@ -214,7 +215,7 @@ func (cr *caseRun) watch(files []string) (*renameWatch, error) {
 			dirs = append(dirs, d)
 		}
 	}
-	return watchRenames(dirs)
+	return renames.Start(dirs)
 }
 
 // checkWriteOrder compares the renames seen during a command with the

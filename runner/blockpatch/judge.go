@@ -21,7 +21,7 @@ func (cr *caseRun) expectSuccess(step string, args []string, stdin []byte, w suc
 	rec, e := cr.invoke(step, args, stdin, cr.dir)
 	var renamed []string
 	if watch != nil {
-		renamed, werr = watch.stop()
+		renamed, werr = watch.Stop()
 	}
 	if e != nil {
 		return rec, e

@@ -79,6 +79,7 @@ var Areas = func() []Area {
 		{"path: symlinked folder", []string{"PATH-005"}, noted(TrickNames[TrickSymlinkDir])},
 		{"path: symlink to the file", []string{"PATH-005"}, noted(TrickNames[TrickSymlinkFile])},
 		{"path: symlink leading outside", []string{"PATH-004"}, noted(TrickNames[TrickSymlinkOutside])},
+		{"path: backslash separators", []string{"PATH-003"}, noted(TrickNames[TrickBackslash])},
 		{"source in a read-only folder (write fails midway)", []string{"WRITE-001", "WRITE-004", "ERR-003"}, noted(EnvNames[EnvReadOnly])},
 		{"hard link to the written file", []string{"WRITE-003", "WRITE-011"}, noted(EnvNames[EnvHardLink])},
 		{"version other than 1", []string{"FMT-002"}, func(sc *Scenario) bool {
@@ -87,6 +88,8 @@ var Areas = func() []Area {
 		{"blank line in a hunk, counted", []string{"FMT-018", "FMT-025"}, noted("blank line in a hunk, counted")},
 		{"trap: target anchor twice", []string{"MATCH-009", "MATCH-003"}, noted("trap: the target anchor occurs twice")},
 		{"trap: source twice", []string{"MATCH-005", "MATCH-002"}, noted("trap: the source occurs twice")},
+		{"trap: target anchor 13 times", []string{"MATCH-009", "MATCH-010"}, noted("trap: the target anchor occurs 13 times")},
+		{"trap: source 13 times", []string{"MATCH-005", "MATCH-010"}, noted("trap: the source occurs 13 times")},
 		{"trap: creation onto a file with other bytes", []string{"SHAPE-012"}, noted("trap: the created file exists with other bytes")},
 		{"trap: removal of a file with other bytes", []string{"SHAPE-014"}, noted("trap: the removed file holds other bytes")},
 	}

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 )
@@ -31,7 +32,8 @@ var DeliverNames = []string{"path", "- and stdin", "stdin, no path", "-i", "--in
 // absolute (under /dev/null, where nothing can be read or made), with a
 // .. segment that stays inside, with one that leaves and comes back,
 // through a symlinked folder inside the tree, as a symlink to the file,
-// and through a symlinked folder that leads outside the tree.
+// through a symlinked folder that leads outside the tree, and with
+// backslashes for separators, as a Windows tool writes it (PATH-003).
 const (
 	TrickNone = iota
 	TrickAbsolute
@@ -40,11 +42,12 @@ const (
 	TrickSymlinkDir
 	TrickSymlinkFile
 	TrickSymlinkOutside
+	TrickBackslash
 	numTricks
 )
 
 // TrickNames name the path tricks.
-var TrickNames = []string{"", "absolute path", ".. inside", ".. leaving and coming back", "symlinked folder", "symlink to the file", "symlink leading outside"}
+var TrickNames = []string{"", "absolute path", ".. inside", ".. leaving and coming back", "symlinked folder", "symlink to the file", "symlink leading outside", "backslash separators"}
 
 // Surroundings (Spec.Env).
 const (
@@ -105,7 +108,7 @@ func drawAreas(r *rand.Rand, s *Spec, o Options) {
 		s.Blank = 1
 	}
 	if r.IntN(5) == 0 {
-		s.Trap = 1
+		s.Trap = 1 + r.IntN(2)
 	}
 }
 
@@ -163,6 +166,11 @@ func (s Spec) trick(l *layout) cases.Tree {
 	case TrickSymlinkOutside:
 		q = linkName + "/" + p
 		extra[linkName] = cases.Entry{Symlink: "../inputs"}
+	case TrickBackslash:
+		q = `.\` + p
+		if strings.Contains(p, "/") {
+			q = strings.ReplaceAll(p, "/", `\`)
+		}
 	}
 	if l.src == p {
 		l.src = q
@@ -178,7 +186,7 @@ func (s Spec) trick(l *layout) cases.Tree {
 // the blank line and the delivery.
 func (sc *Scenario) areas(s Spec, l layout, shape int) {
 	if s.Trap != 0 {
-		sc.trap(l, shape)
+		sc.trap(l, shape, abs(s.Trap)%2 == 0)
 	}
 	switch abs(s.Env) % numEnvs {
 	case EnvReadOnly:
@@ -226,7 +234,12 @@ func withEntry(t cases.Tree, p string, e cases.Entry) cases.Tree {
 // expect: a second copy of the target anchor (or, for a deletion, of the
 // source with its context), a file where a creation goes, other bytes
 // after a removed file's.
-func (sc *Scenario) trap(l layout, shape int) {
+func (sc *Scenario) trap(l layout, shape int, many bool) {
+	copies, times := 1, "twice"
+	if many {
+		// Past the count of 11 that 1.1.0 stops at (MATCH-010).
+		copies, times = 12, "13 times"
+	}
 	switch shape {
 	case ShapeCreate:
 		if _, ok := sc.Files[l.dst]; !ok {
@@ -240,13 +253,19 @@ func (sc *Scenario) trap(l layout, shape int) {
 		}
 	case ShapeDelete:
 		if d, ok := sc.Files[l.src]; ok {
-			sc.Files[l.src] = concat3(d, l.sb, l.payload, l.sa)
-			sc.Notes = append(sc.Notes, "trap: the source occurs twice")
+			for range copies {
+				d = concat3(d, l.sb, l.payload, l.sa)
+			}
+			sc.Files[l.src] = d
+			sc.Notes = append(sc.Notes, "trap: the source occurs "+times)
 		}
 	default:
 		if d, ok := sc.Files[l.dst]; ok && len(l.tb)+len(l.ta) > 0 {
-			sc.Files[l.dst] = concat3(d, l.tb, l.ta, nil)
-			sc.Notes = append(sc.Notes, "trap: the target anchor occurs twice")
+			for range copies {
+				d = concat3(d, l.tb, l.ta, nil)
+			}
+			sc.Files[l.dst] = d
+			sc.Notes = append(sc.Notes, "trap: the target anchor occurs "+times)
 		}
 	}
 }

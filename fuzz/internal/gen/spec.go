@@ -124,7 +124,8 @@ type Spec struct {
 	Blank int
 	// Trap 1 makes the move's refusal certain: a second copy of the
 	// anchor, creation onto a file with other bytes, removal of a file
-	// with other bytes.
+	// with other bytes; Trap 2 does the same with 12 more copies of the
+	// anchor, past the count where 1.1.0 stops (matches_truncated).
 	Trap int
 }
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package blockpatch
+package renames
 
 import (
 	"errors"
@@ -10,21 +10,21 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// renameWatch records, in order, the paths that files are renamed onto in
-// a set of folders. It watches the file system itself, so it sees what any
+// Watch records, in order, the paths that files are renamed onto in a set
+// of folders. It watches the file system itself, so it sees what any
 // implementation does, in process or not.
-type renameWatch struct {
+type Watch struct {
 	fd   int
 	dirs map[int]string // watch descriptor -> folder
 }
 
-// watchRenames starts watching the given folders.
-func watchRenames(dirs []string) (*renameWatch, error) {
+// Start starts watching the given folders (not their subfolders).
+func Start(dirs []string) (*Watch, error) {
 	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
 	if err != nil {
 		return nil, err
 	}
-	w := &renameWatch{fd: fd, dirs: map[int]string{}}
+	w := &Watch{fd: fd, dirs: map[int]string{}}
 	for _, d := range dirs {
 		wd, err := unix.InotifyAddWatch(fd, d, unix.IN_MOVED_TO)
 		if err != nil {
@@ -36,8 +36,8 @@ func watchRenames(dirs []string) (*renameWatch, error) {
 	return w, nil
 }
 
-// stop ends the watch and returns the full paths renamed onto, in order.
-func (w *renameWatch) stop() ([]string, error) {
+// Stop ends the watch and returns the full paths renamed onto, in order.
+func (w *Watch) Stop() ([]string, error) {
 	defer unix.Close(w.fd)
 	var out []string
 	buf := make([]byte, 64<<10)
