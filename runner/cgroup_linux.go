@@ -12,8 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // RLIMIT_NPROC counts the processes of a user, and the kernel never
@@ -199,14 +200,35 @@ func (cg *commandCgroup) close() (int, error) {
 		if err = os.Remove(cg.dir); err == nil || errors.Is(err, os.ErrNotExist) {
 			return refused, nil
 		}
-		if procs, rerr := os.ReadFile(filepath.Join(cg.dir, "cgroup.procs")); rerr == nil {
-			for _, f := range strings.Fields(string(procs)) {
-				if pid, perr := strconv.Atoi(f); perr == nil && pid > 0 {
-					_ = syscall.Kill(pid, syscall.SIGKILL)
+		if os.WriteFile(filepath.Join(cg.dir, "cgroup.kill"), []byte("1"), 0) != nil { // cgroup2 since Linux 5.14
+			if procs, rerr := os.ReadFile(filepath.Join(cg.dir, "cgroup.procs")); rerr == nil {
+				for _, f := range strings.Fields(string(procs)) {
+					if pid, perr := strconv.Atoi(f); perr == nil && pid > 0 {
+						killMember(pid, filepath.Base(cg.dir))
+					}
 				}
 			}
 		}
 		time.Sleep(wait)
 	}
 	return refused, fmt.Errorf("removing the pids cgroup %s: %w", cg.dir, err)
+}
+
+// killMember kills the process pid if it is in the cgroup named name. A
+// pid read from cgroup.procs may have ended since, and the kernel may have
+// given its number to a new process elsewhere (a fork bomb's cgroup makes
+// numbers wrap round quickly): killing by number killed other commands'
+// sandboxes. The process is held by a pidfd while its cgroup is checked,
+// so the signal reaches the one that was checked or none.
+func killMember(pid int, name string) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return // gone, or a kernel without pidfds (before 5.3): leave it to the next look
+	}
+	defer unix.Close(fd)
+	own, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	if err != nil || !bytes.Contains(own, []byte("/"+name+"\n")) {
+		return
+	}
+	_ = unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
 }

@@ -2,9 +2,13 @@ package runner
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestPidsParent: the runner's own cgroup is found in the pids hierarchy
@@ -46,5 +50,49 @@ func TestPidsParent(t *testing.T) {
 	}
 	if on, _ := os.ReadFile(filepath.Join(own, "cgroup.subtree_control")); string(on) != "+pids" {
 		t.Errorf("cgroup.subtree_control %q, want +pids written", on)
+	}
+}
+
+// TestKillMemberSparesStrangers: a number read from a cgroup's
+// cgroup.procs may name, by the time it is killed, a new process outside
+// the cgroup (numbers wrap round quickly under a fork bomb); that process
+// is spared, and only a member is killed.
+func TestKillMemberSparesStrangers(t *testing.T) {
+	t.Parallel()
+	pids, err := newPidsCgroups(16)
+	if err != nil {
+		t.Skip("no pids cgroup can be made here: ", err)
+	}
+	cg, err := pids.enter(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cg.close()
+	start := func(argv ...string) *exec.Cmd {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd
+	}
+	stranger, member := start("sleep", "30"), start(cg.wrap([]string{"sleep", "30"})...)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		procs, _ := os.ReadFile(filepath.Join(cg.dir, "cgroup.procs"))
+		if strings.Contains(string(procs), strconv.Itoa(member.Process.Pid)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the member never joined its cgroup")
+		}
+	}
+	name := filepath.Base(cg.dir)
+	killMember(stranger.Process.Pid, name)
+	killMember(member.Process.Pid, name)
+	if err := member.Wait(); err == nil {
+		t.Error("the member of the cgroup was not killed")
+	}
+	if err := stranger.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("a process outside the cgroup was killed: %v", err)
 	}
 }

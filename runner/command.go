@@ -138,9 +138,8 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 		}
 		return Outcome{Exit: -1, Err: err}
 	}
-	err = cmd.Wait()
+	err = waitGroup(cmd) // and whatever the leader left running
 	o := Outcome{Elapsed: time.Since(start)}
-	killGroup(cmd) // whatever the leader left running
 	if ob != nil {
 		// bwrap has ended, and its PID namespace with it: nothing writes
 		// to the overlays any more.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -160,4 +161,16 @@ func children() []int {
 		}
 	}
 	return out
+}
+
+// waitGroup waits for the command's leader to end, kills what is left of
+// its group, and reaps it. The group is killed before the leader is
+// reaped: until then the leader's number, which is the group's, cannot be
+// given to a new process, so the kill cannot reach a stranger's group.
+func waitGroup(cmd *exec.Cmd) error {
+	var info unix.Siginfo
+	for unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
+	}
+	killGroup(cmd)
+	return cmd.Wait()
 }
