@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/fstree"
@@ -262,8 +261,38 @@ func compact(req []byte) bool {
 	if json.Compact(&b, req) != nil || !bytes.Equal(b.Bytes(), req) {
 		return false
 	}
-	_, err := reference.DecodeRequest(req)
-	return err == nil || !strings.Contains(err.Error(), "given twice")
+	return uniqueMembers(json.NewDecoder(bytes.NewReader(req)))
+}
+
+// uniqueMembers reads one JSON value from dec and reports whether no
+// object in it names a member twice: a case file refuses such an object,
+// and a decoder would keep only the last.
+func uniqueMembers(dec *json.Decoder) bool {
+	tok, err := dec.Token()
+	if err != nil {
+		return false
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			key, err := dec.Token()
+			if err != nil || seen[key.(string)] || !uniqueMembers(dec) {
+				return false
+			}
+			seen[key.(string)] = true
+		}
+	case json.Delim('['):
+		for dec.More() {
+			if !uniqueMembers(dec) {
+				return false
+			}
+		}
+	default:
+		return true
+	}
+	_, err = dec.Token() // the closing delimiter
+	return err == nil
 }
 
 // stepsCase replays the steps as a step case: each step's command line,

@@ -101,3 +101,26 @@ func TestSubset(t *testing.T) {
 		}
 	}
 }
+
+// TestCompact: a request is written into a planner case only as the
+// runner would send it: compact, and with no member named twice, which a
+// case file refuses.
+func TestCompact(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		req  string
+		want bool
+	}{
+		{`{"src":"a.txt","dst":"b.txt"}`, true},
+		{`{"src":"a.txt","selection":{"start":1,"end":2},"x":[{"a":1},{"a":2}]}`, true},
+		{`{"src": "a.txt"}`, false},
+		{`{"src":"a.txt","src":"b.txt"}`, false},
+		{`{"selection":{"start":1,"start":2}}`, false},
+		{`[{"a":1,"a":1}]`, false},
+		{`{"src":`, false},
+	} {
+		if got := compact([]byte(tt.req)); got != tt.want {
+			t.Errorf("compact(%s) = %v, want %v", tt.req, got, tt.want)
+		}
+	}
+}
