@@ -129,7 +129,7 @@ func (c *Command) Exec(ctx context.Context, inv Invocation) Outcome {
 	if ob != nil {
 		err = ob.start(cmd)
 	} else {
-		err = cmd.Start()
+		err = startProcess(cmd)
 	}
 	if err != nil {
 		leftovers(marker, 0) // forgets the marker

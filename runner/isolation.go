@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os/exec"
@@ -156,8 +157,14 @@ func chooseBwrap(ctx context.Context, off bool, dir, overlayDir string) *Isolati
 	argv := iso.wrap([]string{probe}, []string{dir}, nil)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return &Isolation{Name: "none", Why: fmt.Sprintf("bwrap cannot run here: %v: %s", err, bounded(out, 200)), Outside: notObservedNone}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = startProcess(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if err != nil {
+		return &Isolation{Name: "none", Why: fmt.Sprintf("bwrap cannot run here: %v: %s", err, bounded(out.Bytes(), 200)), Outside: notObservedNone}
 	}
 	watch, err := newOverlays(iso, overlayDir, dir, probe)
 	if err != nil {

@@ -74,7 +74,7 @@ func StartStream(c *Command, args []string, dir string, iso *Isolation, writable
 	s := &Stream{cmd: cmd, stdin: stdin, lines: make(chan streamLine, 1), stderr: &capture{limit: 64 << 10}, exited: make(chan struct{}), cg: cg}
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	if err := startProcess(cmd); err != nil {
 		if cg != nil {
 			cg.close()
 		}

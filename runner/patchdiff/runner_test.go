@@ -2,8 +2,10 @@ package patchdiff
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +77,37 @@ func TestHostileAppliers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProcessLimitAsRoot: run by root, which RLIMIT_NPROC never binds, an
+// adapter that starts 600 processes for a request is stopped by its pids
+// cgroup, and the case fails naming the process limit rather than as a
+// crash or a timeout.
+func TestProcessLimitAsRoot(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("RLIMIT_NPROC holds for other users; the cgroup is what root needs")
+	}
+	cmd := hostile(t, `i=0; while [ $i -lt 600 ]; do sleep 30 & i=$((i+1)); done 2>/dev/null; exit 1`)
+	r := New(Stream{cmd})
+	r.Isolate = cmd
+	r.Sources = []Source{Dir(testCases)}
+	r.RunRegexp = regexp.MustCompile(`crlf-offsets`)
+	r.TempDir = t.TempDir()
+	r.Timeout = 10 * time.Second
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := rep.Certificate.Isolation.Limits
+	if limits == nil || !strings.Contains(limits.Note, "holds for uid 0 too") {
+		t.Skipf("no pids cgroup can be made here: limits %s", limits)
+	}
+	for _, res := range rep.Results {
+		if res.Verdict != runner.Fail || !strings.Contains(res.Reason, "process limit") {
+			t.Errorf("%s: %s (%s), want a failure naming the process limit", res.Name, res.Verdict, res.Reason)
+		}
 	}
 }
 

@@ -1,0 +1,40 @@
+package runner
+
+import (
+	"os/exec"
+	"runtime"
+	"sync"
+)
+
+// The runner forks every process from one thread that lives as long as
+// it does. bwrap's --die-with-parent has the kernel kill the sandbox when
+// the thread that forked it ends (the parent-death signal follows the
+// thread, not the process), and the runtime ends a thread whenever a
+// goroutine locked to it returns, as onOwnThread's do for every observed
+// command: a sandbox forked earlier from such a thread was killed in the
+// middle of its work, an adapter between two cases.
+
+type spawnRequest struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+var (
+	spawns       = make(chan spawnRequest)
+	spawnerReady sync.Once
+)
+
+// startProcess starts cmd from the runner's spawning thread.
+func startProcess(cmd *exec.Cmd) error {
+	spawnerReady.Do(func() {
+		go func() {
+			runtime.LockOSThread() // for good: this thread never ends
+			for r := range spawns {
+				r.done <- r.cmd.Start()
+			}
+		}()
+	})
+	done := make(chan error, 1)
+	spawns <- spawnRequest{cmd, done}
+	return <-done
+}
