@@ -1,6 +1,7 @@
 package cases
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -17,13 +18,15 @@ import (
 
 // rawEntry is a file entry or content written as an object.
 type rawEntry struct {
-	Text     *string   `json:"text"`
-	Base64   *string   `json:"base64"`
-	Lines    *[]string `json:"lines"`
-	Mode     *string   `json:"mode"`
-	Symlink  *string   `json:"symlink"`
-	Dir      *bool     `json:"dir"`
-	Hardlink *string   `json:"hardlink"`
+	Text     *string            `json:"text"`
+	Base64   *string            `json:"base64"`
+	Lines    *[]string          `json:"lines"`
+	Parts    *[]json.RawMessage `json:"parts"`
+	Repeat   *int               `json:"repeat"`
+	Mode     *string            `json:"mode"`
+	Symlink  *string            `json:"symlink"`
+	Dir      *bool              `json:"dir"`
+	Hardlink *string            `json:"hardlink"`
 }
 
 // kinds lists the kinds set in e, in a fixed order.
@@ -32,7 +35,7 @@ func (e *rawEntry) kinds() []string {
 	for _, k := range []struct {
 		name string
 		set  bool
-	}{{"text", e.Text != nil}, {"base64", e.Base64 != nil}, {"lines", e.Lines != nil}, {"symlink", e.Symlink != nil}, {"dir", e.Dir != nil}, {"hardlink", e.Hardlink != nil}} {
+	}{{"text", e.Text != nil}, {"base64", e.Base64 != nil}, {"lines", e.Lines != nil}, {"parts", e.Parts != nil}, {"symlink", e.Symlink != nil}, {"dir", e.Dir != nil}, {"hardlink", e.Hardlink != nil}} {
 		if k.set {
 			out = append(out, k.name)
 		}
@@ -48,10 +51,10 @@ func (c *checker) content(field string, raw json.RawMessage, plain *bool) []byte
 		return []byte{}
 	}
 	if e.Mode != nil || e.Symlink != nil || e.Dir != nil || e.Hardlink != nil {
-		c.errorf(field, "content is text, base64 or lines; mode, symlink, dir and hardlink belong to tree entries")
+		c.errorf(field, "content is text, base64, lines or parts; mode, symlink, dir and hardlink belong to tree entries")
 		return []byte{}
 	}
-	return c.entryData(field, e)
+	return c.entryData(field, e, plain)
 }
 
 // entry decodes one tree entry.
@@ -61,6 +64,9 @@ func (c *checker) entry(field string, raw json.RawMessage, plain *bool) (Entry, 
 		return Entry{}, false
 	}
 	var out Entry
+	if e.Repeat != nil && (e.Symlink != nil || e.Dir != nil || e.Hardlink != nil) {
+		c.errorf(fieldName(field, "repeat"), "only content repeats; a symlink, folder or hard link does not")
+	}
 	switch {
 	case e.Symlink != nil:
 		if *e.Symlink == "" {
@@ -87,7 +93,7 @@ func (c *checker) entry(field string, raw json.RawMessage, plain *bool) (Entry, 
 		}
 		out.Dir = true
 	default:
-		out.Data = c.entryData(field, e)
+		out.Data = c.entryData(field, e, plain)
 	}
 	if e.Mode != nil && e.Symlink == nil && e.Hardlink == nil {
 		m, err := parseMode(*e.Mode)
@@ -131,12 +137,12 @@ func (c *checker) rawEntry(field string, raw json.RawMessage, plain *bool) (*raw
 		}
 		switch k := e.kinds(); len(k) {
 		case 0:
-			c.errorf(field, "no content: give one of text, base64, lines, symlink, dir")
+			c.errorf(field, "no content: give one of text, base64, lines, parts, symlink, dir")
 			return nil, false
 		case 1:
 			return &e, true
 		default:
-			c.errorf(field, "two kinds, %s and %s; an entry is exactly one of text, base64, lines, symlink, dir", k[0], k[1])
+			c.errorf(field, "two kinds, %s and %s; an entry is exactly one of text, base64, lines, parts, symlink, dir", k[0], k[1])
 			return nil, false
 		}
 	}
@@ -144,19 +150,24 @@ func (c *checker) rawEntry(field string, raw json.RawMessage, plain *bool) (*raw
 	return nil, false
 }
 
-func (c *checker) entryData(field string, e *rawEntry) []byte {
+// MaxContent is the most bytes one content value may stand for once its
+// parts are joined and repeated: enough for the large files that show how
+// an implementation searches (MATCH-*), small enough that a case file
+// cannot make the loader allocate without bound.
+const MaxContent = 64 << 20
+
+func (c *checker) entryData(field string, e *rawEntry, plain *bool) []byte {
+	var b []byte
 	switch {
 	case e.Text != nil:
-		return []byte(*e.Text)
+		b = []byte(*e.Text)
 	case e.Base64 != nil:
-		b, err := base64.StdEncoding.Strict().DecodeString(*e.Base64)
-		if err != nil {
+		var err error
+		if b, err = base64.StdEncoding.Strict().DecodeString(*e.Base64); err != nil {
 			c.errorf(fieldName(field, "base64"), "invalid base64: %v", err)
 			return []byte{}
 		}
-		return b
 	case e.Lines != nil:
-		var b []byte
 		for i, l := range *e.Lines {
 			if strings.Contains(l, "\n") {
 				c.errorf(fieldIndex(fieldName(field, "lines"), i), "holds a newline; one item is one line, and the loader adds the \\n")
@@ -164,12 +175,33 @@ func (c *checker) entryData(field string, e *rawEntry) []byte {
 			b = append(b, l...)
 			b = append(b, '\n')
 		}
-		if b == nil {
-			b = []byte{}
+	case e.Parts != nil:
+		for i, raw := range *e.Parts {
+			f := fieldIndex(fieldName(field, "parts"), i)
+			part := c.content(f, raw, plain)
+			if len(b)+len(part) > MaxContent {
+				c.errorf(f, "the parts so far stand for more than the %d bytes a content may hold", MaxContent)
+				return []byte{}
+			}
+			b = append(b, part...)
 		}
-		return b
 	}
-	return []byte{}
+	if e.Repeat != nil {
+		n := *e.Repeat
+		switch {
+		case n < 1:
+			c.errorf(fieldName(field, "repeat"), "%d; a content repeats at least once", n)
+			return []byte{}
+		case len(b) > 0 && n > MaxContent/len(b):
+			c.errorf(fieldName(field, "repeat"), "%d times %d bytes is more than the %d bytes a content may hold", n, len(b), MaxContent)
+			return []byte{}
+		}
+		b = bytes.Repeat(b, n)
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b
 }
 
 // tree decodes a map of paths to entries and checks that it can exist.

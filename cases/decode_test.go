@@ -56,6 +56,19 @@ func TestParseForms(t *testing.T) {
 			},
 		},
 		{
+			name:   "parts and repeat",
+			reason: "a large file stays a few lines of case file; the bytes are exact, a final newline or none",
+			data:   `{"expect": "pass", "patch": {"parts": ["P\n", {"lines": ["x"], "repeat": 2}]}, "files": {"f.txt": {"parts": [{"text": "ab", "repeat": 3}, {"base64": "/w=="}, {"parts": ["c"], "repeat": 2}], "mode": "0755"}}, "expected_files": {}}`,
+			check: func(t *testing.T, c *Case) {
+				if string(c.Patch) != "P\nx\nx\n" {
+					t.Errorf("patch %q", c.Patch)
+				}
+				if f := c.Files["f.txt"]; string(f.Data) != "ababab\xffcc" || f.Mode != 0o755 {
+					t.Errorf("file %q, mode %o", f.Data, f.Mode)
+				}
+			},
+		},
+		{
 			name:   "upstream fail",
 			reason: "a failing case runs no retry or reverse",
 			data:   `{"expect": "fail", "error_code": "source_ambiguous", "patch": "P", "files": {"f": "x"}}`,
