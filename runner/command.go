@@ -15,8 +15,11 @@ import (
 )
 
 // DefaultMaxOutput is how many bytes of stdout and of stderr a Command
-// keeps per invocation unless told otherwise.
-const DefaultMaxOutput = 1 << 20
+// keeps per invocation unless told otherwise: room for plan's JSON on a
+// file of a few megabytes (the corpus's largest patch, in
+// planner/megabyte-block-relocation, prints 2.7 MB), a bound on what a
+// runaway implementation costs.
+const DefaultMaxOutput = 8 << 20
 
 // Command is an external implementation: a command line prefix, to which
 // each invocation's arguments are appended. Every invocation runs in its own

@@ -48,7 +48,7 @@ func TestCommandOutcomes(t *testing.T) {
 				t.Errorf("%+v", o)
 			}
 		}},
-		{"bounded capture", `head -c 3000000 /dev/zero`, func(t *testing.T, o Outcome) {
+		{"bounded capture", `head -c 9000000 /dev/zero`, func(t *testing.T, o Outcome) {
 			if !o.Truncated || len(o.Stdout) != DefaultMaxOutput || o.Exit != 0 {
 				t.Errorf("truncated %v, %d bytes, exit %d", o.Truncated, len(o.Stdout), o.Exit)
 			}

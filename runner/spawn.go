@@ -6,13 +6,15 @@ import (
 	"sync"
 )
 
-// The runner forks every process from one thread that lives as long as
-// it does. bwrap's --die-with-parent has the kernel kill the sandbox when
-// the thread that forked it ends (the parent-death signal follows the
-// thread, not the process), and the runtime ends a thread whenever a
-// goroutine locked to it returns, as onOwnThread's do for every observed
-// command: a sandbox forked earlier from such a thread was killed in the
-// middle of its work, an adapter between two cases.
+// The runner forks its processes from one thread that lives as long as it
+// does, but for an observed command, forked in its own mount namespace on
+// a thread kept until the command has ended. bwrap's --die-with-parent has
+// the kernel kill the sandbox when the thread that forked it ends (the
+// parent-death signal follows the thread, not the process), and the
+// runtime ends a thread whenever a goroutine locked to it returns, as
+// onOwnThread's do for every observed command: a sandbox forked earlier
+// from such a thread was killed in the middle of its work, an adapter
+// between two cases.
 
 type spawnRequest struct {
 	cmd  *exec.Cmd
