@@ -150,11 +150,13 @@ func (c *checker) rawEntry(field string, raw json.RawMessage, plain *bool) (*raw
 	return nil, false
 }
 
-// MaxContent is the most bytes one content value may stand for once its
-// parts are joined and repeated: enough for the large files that show how
-// an implementation searches (MATCH-*), small enough that a case file
-// cannot make the loader allocate without bound.
-const MaxContent = 64 << 20
+// DefaultMaxContent is the most bytes the contents of one case file may
+// stand for together, once joined and repeated, unless Options.MaxContent
+// says otherwise: room for the large files that show how an implementation
+// searches (MATCH-*), and a bound on what a hostile case folder can make
+// the loader allocate. Contents are counted as they are built, so a part
+// also counts in the content that joins it.
+const DefaultMaxContent = 256 << 20
 
 func (c *checker) entryData(field string, e *rawEntry, plain *bool) []byte {
 	var b []byte
@@ -178,12 +180,7 @@ func (c *checker) entryData(field string, e *rawEntry, plain *bool) []byte {
 	case e.Parts != nil:
 		for i, raw := range *e.Parts {
 			f := fieldIndex(fieldName(field, "parts"), i)
-			part := c.content(f, raw, plain)
-			if len(b)+len(part) > MaxContent {
-				c.errorf(f, "the parts so far stand for more than the %d bytes a content may hold", MaxContent)
-				return []byte{}
-			}
-			b = append(b, part...)
+			b = append(b, c.content(f, raw, plain)...)
 		}
 	}
 	if e.Repeat != nil {
@@ -192,11 +189,15 @@ func (c *checker) entryData(field string, e *rawEntry, plain *bool) []byte {
 		case n < 1:
 			c.errorf(fieldName(field, "repeat"), "%d; a content repeats at least once", n)
 			return []byte{}
-		case len(b) > 0 && n > MaxContent/len(b):
-			c.errorf(fieldName(field, "repeat"), "%d times %d bytes is more than the %d bytes a content may hold", n, len(b), MaxContent)
+		case len(b) > 0 && n > (c.maxContent()-c.contentBytes)/len(b):
+			c.errorf(fieldName(field, "repeat"), "%d times %d bytes would take the case's contents past the %d bytes a case file may stand for", n, len(b), c.maxContent())
 			return []byte{}
 		}
 		b = bytes.Repeat(b, n)
+	}
+	if c.contentBytes += len(b); c.contentBytes > c.maxContent() {
+		c.errorf(field, "takes the case's contents past the %d bytes a case file may stand for", c.maxContent())
+		return []byte{}
 	}
 	if b == nil {
 		b = []byte{}
@@ -244,4 +245,12 @@ func (c *checker) tree(field string, raw json.RawMessage, plain *bool) Tree {
 func hasPath(t Tree, p string) bool {
 	_, ok := t[p]
 	return ok
+}
+
+// maxContent is the bound on the bytes of one case file's contents.
+func (c *checker) maxContent() int {
+	if c.opts.MaxContent > 0 {
+		return c.opts.MaxContent
+	}
+	return DefaultMaxContent
 }

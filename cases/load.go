@@ -48,6 +48,9 @@ type Options struct {
 	// RequireMetadata makes description, requirements and since mandatory,
 	// as they are for the project's own corpus.
 	RequireMetadata bool
+	// MaxContent bounds the bytes the contents of one case file stand for
+	// together; zero means DefaultMaxContent.
+	MaxContent int
 }
 
 // DefaultKnownRequirement is the requirement check used when
@@ -301,6 +304,8 @@ type checker struct {
 	name string
 	opts Options
 	errs []error
+	// contentBytes counts the bytes of the contents built so far.
+	contentBytes int
 }
 
 func (c *checker) add(field string, err error) {
