@@ -149,7 +149,7 @@ func (p *pidsCgroups) try(limit int) error {
 		return err
 	}
 	argv := cg.wrap([]string{"true"})
-	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	out, err := combinedOutput(exec.Command(argv[0], argv[1:]...))
 	if _, cerr := cg.close(); err == nil && cerr != nil {
 		err = cerr
 	}

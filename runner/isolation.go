@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os/exec"
@@ -157,14 +156,8 @@ func chooseBwrap(ctx context.Context, off bool, dir, overlayDir string) *Isolati
 	argv := iso.wrap([]string{probe}, []string{dir}, nil)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err = startProcess(cmd)
-	if err == nil {
-		err = cmd.Wait()
-	}
-	if err != nil {
-		return &Isolation{Name: "none", Why: fmt.Sprintf("bwrap cannot run here: %v: %s", err, bounded(out.Bytes(), 200)), Outside: notObservedNone}
+	if out, err := combinedOutput(cmd); err != nil {
+		return &Isolation{Name: "none", Why: fmt.Sprintf("bwrap cannot run here: %v: %s", err, bounded(out, 200)), Outside: notObservedNone}
 	}
 	watch, err := newOverlays(iso, overlayDir, dir, probe)
 	if err != nil {

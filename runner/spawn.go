@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"os/exec"
 	"runtime"
 	"sync"
@@ -39,4 +40,15 @@ func startProcess(cmd *exec.Cmd) error {
 	done := make(chan error, 1)
 	spawns <- spawnRequest{cmd, done}
 	return <-done
+}
+
+// combinedOutput is cmd.CombinedOutput, started from the spawning thread.
+func combinedOutput(cmd *exec.Cmd) ([]byte, error) {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := startProcess(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	return out.Bytes(), err
 }

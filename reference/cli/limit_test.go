@@ -159,16 +159,12 @@ func TestInputUnderAddressSpaceLimits(t *testing.T) {
 			defer f.Close()
 			zero.Stdin = f
 			o := start(t, zero)()
-			if early(o.stderr) {
-				t.Skipf("the runtime ran out of address space with at most %d MB in use, before reading input could matter: %.200s", earlyHeap>>20, o.stderr)
-			}
+			skipIfEarly(t, o.stderr)
 			if o.exit != 1 || o.code() != "io_error" || crashed(o.stderr) {
 				t.Errorf("endless stdin: exit %d, stderr %.300s; want io_error", o.exit, o.stderr)
 			}
 			o = start(t, limited("check", filepath.Join(dir, "p.blockpatch"), "--cwd", work, "--json-output"))()
-			if early(o.stderr) {
-				t.Skipf("the runtime ran out of address space with at most %d MB in use, before reading input could matter: %.200s", earlyHeap>>20, o.stderr)
-			}
+			skipIfEarly(t, o.stderr)
 			if (o.exit != 0 && o.code() != "io_error") || crashed(o.stderr) {
 				t.Errorf("8 MB patch: exit %d, stderr %.300s; want success or io_error", o.exit, o.stderr)
 			}
@@ -185,15 +181,17 @@ const earlyHeap = 16 << 20
 
 var oomInUse = regexp.MustCompile(`runtime: out of memory: cannot allocate \d+-byte block \((\d+) in use\)`)
 
-// early reports whether stderr shows the runtime failing with less than
-// earlyHeap in use.
-func early(stderr string) bool {
+// skipIfEarly skips the test when stderr shows the runtime failing with
+// less than earlyHeap in use, before reading input could matter.
+func skipIfEarly(t *testing.T, stderr string) {
+	t.Helper()
 	m := oomInUse.FindStringSubmatch(stderr)
 	if m == nil {
-		return false
+		return
 	}
-	n, err := strconv.Atoi(m[1])
-	return err == nil && n < earlyHeap
+	if n, err := strconv.Atoi(m[1]); err == nil && n < earlyHeap {
+		t.Skipf("the runtime ran out of address space with %d bytes in use, before reading input could matter: %.200s", n, stderr)
+	}
 }
 
 // crashed reports whether stderr shows a Go runtime trace.
