@@ -3,8 +3,10 @@ package reference
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -86,30 +88,36 @@ func TestCommitLongName(t *testing.T) {
 
 // TestCommitKeepsModeBitsAndOwner: a replaced file keeps its setuid,
 // setgid and sticky bits, and, where the process may set them, its owner
-// and group.
+// and group, whether both differ from the process's or only one does.
 func TestCommitKeepsModeBitsAndOwner(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"file.txt": "alpha\nmove me\nomega\ntarget\n"})
-	full := filepath.Join(root, "file.txt")
-	uid, gid := os.Geteuid(), os.Getegid()
-	if uid == 0 {
-		uid, gid = 4321, 4322
-		must(t, os.Chown(full, uid, gid))
+	owners := [][2]int{{os.Geteuid(), os.Getegid()}}
+	if os.Geteuid() == 0 {
+		owners = [][2]int{{4321, 4322}, {0, 4322}, {4321, 0}}
 	}
-	mode := fs.FileMode(0o750) | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
-	must(t, os.Chmod(full, mode))
-	if err := applyOnDisk(t, root, relocation, nil); err != nil {
-		t.Fatal(err)
-	}
-	info, err := os.Stat(full)
-	must(t, err)
-	if got := info.Mode() & keptModeBits; got != mode {
-		t.Errorf("mode %v, want %v", got, mode)
-	}
-	st := info.Sys().(*syscall.Stat_t)
-	if int(st.Uid) != uid || int(st.Gid) != gid {
-		t.Errorf("owner %d:%d, want %d:%d", st.Uid, st.Gid, uid, gid)
+	for _, owner := range owners {
+		t.Run(fmt.Sprintf("%d:%d", owner[0], owner[1]), func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{"file.txt": "alpha\nmove me\nomega\ntarget\n"})
+			full := filepath.Join(root, "file.txt")
+			uid, gid := owner[0], owner[1]
+			must(t, os.Chown(full, uid, gid))
+			mode := fs.FileMode(0o750) | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+			must(t, os.Chmod(full, mode))
+			if err := applyOnDisk(t, root, relocation, nil); err != nil {
+				t.Fatal(err)
+			}
+			info, err := os.Stat(full)
+			must(t, err)
+			if got := info.Mode() & keptModeBits; got != mode {
+				t.Errorf("mode %v, want %v", got, mode)
+			}
+			st := info.Sys().(*syscall.Stat_t)
+			if int(st.Uid) != uid || int(st.Gid) != gid {
+				t.Errorf("owner %d:%d, want %d:%d", st.Uid, st.Gid, uid, gid)
+			}
+		})
 	}
 }
 
@@ -141,5 +149,69 @@ func TestCommitInterrupted(t *testing.T) {
 				t.Errorf("tree (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// childRootEnv names the folder a test started again as an unprivileged
+// process (unprivileged) works in; set, the test plays its child's part.
+const childRootEnv = "BLOCKPATCH_TEST_CHILD_ROOT"
+
+// unprivileged prepares, as root, a folder anyone may write to, and returns
+// it with a function that runs the test named test of this binary again
+// as user 65534 in the supplementary groups given (setpriv), with
+// childRootEnv naming the folder; it fails the test when the child fails.
+// It skips unless the test runs as root and setpriv is there.
+func unprivileged(t *testing.T) (string, func(test, groups string)) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to set up files of another user")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("no setpriv")
+	}
+	dir, err := os.MkdirTemp("", "unprivileged")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	must(t, os.Chmod(dir, 0o755))
+	bin, err := os.ReadFile(os.Args[0])
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "test"), bin, 0o755))
+	root := filepath.Join(dir, "root")
+	must(t, os.Mkdir(root, 0o777))
+	must(t, os.Chmod(root, 0o777))
+	return root, func(test, groups string) {
+		cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--groups="+groups,
+			filepath.Join(dir, "test"), "-test.run=^"+test+"$", "-test.count=1")
+		cmd.Env = append(os.Environ(), childRootEnv+"="+root)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the unprivileged child: %v\n%s", err, out)
+		}
+	}
+}
+
+// TestCommitKeepsGroupUnprivileged: a process that may not give a replaced
+// file its owner back still gives it its group, when the process belongs
+// to that group. Run as root, it sets up a file of root's in group 4322
+// and applies in a process of its own, as an unprivileged user in that
+// group.
+func TestCommitKeepsGroupUnprivileged(t *testing.T) {
+	if root := os.Getenv(childRootEnv); root != "" {
+		if err := applyOnDisk(t, root, relocation, nil); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Parallel()
+	root, run := unprivileged(t)
+	writeTree(t, root, map[string]string{"file.txt": "alpha\nmove me\nomega\ntarget\n"})
+	full := filepath.Join(root, "file.txt")
+	must(t, os.Chown(full, 0, 4322))
+	must(t, os.Chmod(full, 0o644))
+	run("TestCommitKeepsGroupUnprivileged", "4322")
+	info, err := os.Stat(full)
+	must(t, err)
+	if st := info.Sys().(*syscall.Stat_t); st.Uid != 65534 || st.Gid != 4322 {
+		t.Errorf("owner %d:%d after the unprivileged apply, want 65534:4322 (its own user, the file's group)", st.Uid, st.Gid)
 	}
 }

@@ -319,7 +319,7 @@ func (e *evaluation) delete() error {
 	ps := sm.Ranges[0].Start + len(s.Before)
 	pe := ps + len(e.payload)
 	e.move().SourceRange = &Range{ps, pe}
-	e.plan.Changes = []Change{{Path: e.m.Src, Data: [][]byte{data[:ps], data[pe:]}}}
+	e.plan.Changes = deletion(e.m.Src, data, ps, pe)
 	return nil
 }
 
@@ -345,7 +345,7 @@ func deletedAlready(data []byte, s *Hunk, payload []byte, path string) (bool, er
 func (e *evaluation) create() error {
 	data, err := e.files.ReadFile(e.m.Dst)
 	switch {
-	case errors.Is(err, &Error{Code: FileNotFound}):
+	case missing(err, e.m.Dst):
 		e.setInsert(0)
 		e.plan.Changes = []Change{{Path: e.m.Dst, Data: [][]byte{e.payload}, Create: true}}
 		return nil
@@ -375,4 +375,22 @@ func (e *evaluation) remove() error {
 	e.move().SourceRange = &Range{0, len(data)}
 	e.plan.Changes = []Change{{Path: e.m.Src, Remove: true}}
 	return nil
+}
+
+// missing reports whether err says path itself is absent, which a creation
+// needs, and not that the work tree's root is (PATH-015): a missing --cwd
+// fails every read with file_not_found under its own absolute path.
+func missing(err error, path string) bool {
+	var fe *Error
+	return errors.As(err, &fe) && fe.Code == FileNotFound && fe.Path == path
+}
+
+// deletion is the change that cuts data[ps:pe] out of path, and none for
+// an empty payload: the file keeps its bytes, so the move is a noop that
+// changes and writes nothing, as the releases report it (OUT-009).
+func deletion(path string, data []byte, ps, pe int) []Change {
+	if ps == pe {
+		return nil
+	}
+	return []Change{{Path: path, Data: [][]byte{data[:ps], data[pe:]}}}
 }

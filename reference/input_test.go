@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestReadFileInputLimit: a tree file above the workspace's input limit is
@@ -31,10 +32,17 @@ type endless struct{}
 
 func (endless) Read(p []byte) (int, error) { return len(p), nil }
 
-// countingReader is a reader that never ends and counts what it gave.
-type countingReader struct{ n int64 }
+// countingReader is a reader that never ends and counts what it gave. A
+// reader asked again and again for nothing would spin forever; it fails
+// instead, so that such a loop ends the test quickly.
+type countingReader struct{ n, empty int64 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		if c.empty++; c.empty > 100 {
+			return 0, errors.New("asked for nothing again and again")
+		}
+	}
 	c.n += int64(len(p))
 	return len(p), nil
 }
@@ -48,8 +56,8 @@ func TestReadLimitedEndless(t *testing.T) {
 		r := &countingReader{}
 		_, err := ReadLimited(r, limit, "stdin")
 		wantCode(t, err, IOError)
-		if e, ok := err.(*Error); !ok || e.Phase != "io" || !strings.Contains(e.Message, "input limit") {
-			t.Errorf("limit %d: error %#v, want io_error in phase io naming the input limit", limit, err)
+		if e, ok := err.(*Error); !ok || e.Phase != "io" || !strings.Contains(e.Message, "input limit") || e.Path != "" {
+			t.Errorf("limit %d: error %#v, want io_error in phase io naming the input limit, its path left to the caller", limit, err)
 		}
 		if r.n > limit+1 {
 			t.Errorf("limit %d: read %d bytes, want at most %d", limit, r.n, limit+1)
@@ -159,5 +167,117 @@ func TestParseErrorQuotesLittle(t *testing.T) {
 	wantCode(t, err, ParseError)
 	if n := len(err.Error()); n > 1000 {
 		t.Errorf("the message is %d bytes long", n)
+	}
+}
+
+// TestReadLimitedRelease: Release drops the bytes and the memory behind
+// them, and a second Release is harmless.
+func TestReadLimitedRelease(t *testing.T) {
+	t.Parallel()
+	in, err := ReadLimited(strings.NewReader("some input\n"), 1<<20, "stdin")
+	must(t, err)
+	must(t, in.Release())
+	if in.Bytes() != nil || in.mem.bytes() != nil {
+		t.Errorf("after Release: %d bytes, %d bytes of memory held; want none", len(in.Bytes()), len(in.mem.bytes()))
+	}
+	must(t, in.Release())
+}
+
+// TestReadLimitedFileAboveLimitUnread: a regular file above the limit is
+// refused from its size, before any of it is read: its offset stays at
+// the start.
+func TestReadLimitedFileAboveLimitUnread(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "in")
+	must(t, os.WriteFile(path, []byte("12345"), 0o644))
+	f, err := os.Open(path)
+	must(t, err)
+	defer f.Close()
+	_, err = ReadLimited(f, 4, "in")
+	wantCode(t, err, IOError)
+	if off, err := f.Seek(0, io.SeekCurrent); err != nil || off != 0 {
+		t.Errorf("offset %d (%v) after the refusal, want 0: the file was read", off, err)
+	}
+}
+
+// TestReadLimitedLastDataWithEOF: a reader may return its last bytes
+// together with io.EOF; one byte past the limit that arrives so is refused
+// all the same, and exactly the limit is not.
+func TestReadLimitedLastDataWithEOF(t *testing.T) {
+	t.Parallel()
+	_, err := ReadLimited(iotest.DataErrReader(strings.NewReader("12345")), 4, "stdin")
+	wantCode(t, err, IOError)
+	in, err := ReadLimited(iotest.DataErrReader(strings.NewReader("1234")), 4, "stdin")
+	must(t, err)
+	if string(in.Bytes()) != "1234" {
+		t.Errorf("got %q, want 1234", in.Bytes())
+	}
+	must(t, in.Release())
+}
+
+// TestInputBudgetFits pins the address-space budget an input must fit in
+// under RLIMIT_AS: the input, five bytes of processing per byte of it, and
+// 192 MiB kept for the runtime (processingFactor, runtimeReserve).
+func TestInputBudgetFits(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	tests := []struct {
+		left, want int64
+		fits       bool
+	}{
+		{198 * mib, mib, true},
+		{198*mib - 1, mib, false},
+		{192 * mib, 0, true},
+		{192*mib - 1, 0, false},
+		{0, 1 << 40, false},
+	}
+	for _, tt := range tests {
+		if got := (inputBudget{left: tt.left}).fits(tt.want) == nil; got != tt.fits {
+			t.Errorf("%d bytes of input with %d left: fits %v, want %v", tt.want, tt.left, got, tt.fits)
+		}
+	}
+	if (inputBudget{unlimited: true}).fits(1<<40) != nil {
+		t.Error("an unlimited budget refused an input")
+	}
+}
+
+// TestInputGrow: the memory of an input doubles, up to the limit plus one
+// byte; where doubling does not fit in the address space left it grows by
+// one step of 1 MiB, and where that does not fit either it fails and keeps
+// its size.
+func TestInputGrow(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	n := 3 * mib
+	budget := func(left int64) inputBudget { return inputBudget{left: left} }
+	tests := []struct {
+		name   string
+		budget inputBudget
+		limit  int64
+		want   int  // the memory's size after
+		fails  bool // grow fails
+	}{
+		{"doubles", inputBudget{unlimited: true}, 1 << 30, 6 * mib, false},
+		{"up to the limit", inputBudget{unlimited: true}, 4 * mib, 4*mib + 1, false},
+		{"one step where doubling does not fit", budget(6*4*mib + 192*mib), 1 << 30, 4 * mib, false},
+		{"nothing fits", budget(6*4*mib + 192*mib - 1), 1 << 30, 3 * mib, true},
+		{"the limit does not fit", budget(6*(3*mib+100) + 192*mib), 3*mib + 100, 3 * mib, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := &Input{}
+			var err error
+			in.mem, err = allocInput(n)
+			must(t, err)
+			defer in.Release()
+			err = in.grow(tt.budget, n, tt.limit)
+			if (err != nil) != tt.fails {
+				t.Errorf("grow: %v, want failure %v", err, tt.fails)
+			}
+			if got := len(in.mem.bytes()); got != tt.want {
+				t.Errorf("%d bytes of memory after grow, want %d", got, tt.want)
+			}
+		})
 	}
 }

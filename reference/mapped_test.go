@@ -265,3 +265,20 @@ func TestMappedFileGrewBeforeMapping(t *testing.T) {
 		wantCode(t, err, ConcurrentModification)
 	}
 }
+
+// TestMappedFileMetadataChanged: a mapped file whose bytes, size, mode and
+// modification time stay but whose inode changed (times set back, which
+// moves the change time) is concurrent_modification: the change time is
+// part of the re-check.
+func TestMappedFileMetadataChanged(t *testing.T) {
+	t.Parallel()
+	ws, plan, _ := mappedWorkspace(t, false)
+	full := filepath.Join(ws.Root(), "big")
+	before, err := os.Stat(full)
+	must(t, err)
+	ws.BeforeVerify = func() {
+		time.Sleep(10 * time.Millisecond) // a change time of its own, on coarse clocks too
+		must(t, os.Chtimes(full, time.Time{}, before.ModTime()))
+	}
+	wantCode(t, ws.Commit(plan.Changes), ConcurrentModification)
+}

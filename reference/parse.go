@@ -294,7 +294,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		if s == "" {
 			s = "1" // a range without a count covers one line
 		}
-		n, err := strconv.Atoi(s)
+		n, err := rangeNumber(s, i%2 == 0)
 		if err != nil || (i%2 == 1 && n > len(p.data)) { // a count cannot exceed the lines left
 
 			return nil, p.errorf("hunk range number %s is out of range", s)
@@ -491,4 +491,16 @@ func (p *parser) bodyContinues(h *Hunk, old, new int) bool {
 func (p *parser) markerNext() bool {
 	t, ok := p.peek()
 	return ok && len(t) > 0 && t[0] == '\\'
+}
+
+// rangeNumber reads one number of a hunk header. A start line number may
+// have any number of digits and is kept as the largest int when it has too
+// many (FMT-017: starts never reject a patch); a count that large could
+// never be met, so it is refused.
+func rangeNumber(s string, start bool) (int, error) {
+	n, err := strconv.Atoi(s)
+	if start && err != nil { // hunkHeader holds only ASCII digits here, so
+		return n, nil // Atoi failed on range and gave the largest int
+	}
+	return n, err
 }

@@ -80,7 +80,7 @@ func PlanRequest(req *Request, files Files) (*Plan, error) {
 func plan(req *Request, files Files) (*planner, error) {
 	sh, err := req.classify()
 	if err == nil {
-		err = sh.checkSegments(folderOf(files))
+		err = checkSegments(folderOf(files), sh.src)
 	}
 	if err != nil {
 		return nil, err
@@ -303,12 +303,10 @@ func (p *planner) insert() error {
 func (p *planner) create() error {
 	dst := p.sh.dst
 	p.payload = []byte(*p.req.Payload)
-	data, err := p.read(dst)
-	if err == nil || errors.Is(err, &Error{Code: FileNotFound}) {
-		if err := p.checkHash(); err != nil {
-			return err
-		}
+	if err := p.checkHash(); err != nil { // before dst is looked at (PLAN-044)
+		return err
 	}
+	data, err := p.read(dst)
 	zero := 0
 	p.insertAt = &zero
 	switch {

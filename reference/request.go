@@ -102,19 +102,14 @@ func jsonObject(data []byte) ([]member, error) {
 	return members, nil
 }
 
-// validUTF8 returns data with every byte that is not part of a UTF-8
-// sequence replaced by U+FFFD.
+// validUTF8 returns data with one U+FFFD for each maximal invalid subpart,
+// as decodePath reads a patch's paths: upstream decodes a request the same
+// way (PLAN-043), so a cut sequence such as e1 80 is one U+FFFD, not two.
 func validUTF8(data []byte) []byte {
 	if utf8.Valid(data) {
 		return data
 	}
-	out := make([]byte, 0, len(data)+8)
-	for len(data) > 0 {
-		r, n := utf8.DecodeRune(data)
-		out = utf8.AppendRune(out, r)
-		data = data[n:]
-	}
-	return out
+	return []byte(decodePath(string(data)))
 }
 
 // set stores one member's value, checking its JSON type.
@@ -181,7 +176,7 @@ func (r *Request) Validate() error {
 	if err != nil {
 		return err
 	}
-	return sh.checkSegments("")
+	return checkSegments("", sh.src, sh.dst)
 }
 
 // shape is a validated request reduced to what the planner needs.
@@ -332,11 +327,13 @@ func (r *Request) classify() (shape, error) {
 	return sh, nil
 }
 
-// checkSegments checks the segments of src and dst, in that order,
-// resolving them against base (see leaves): the last check of a request,
-// after the members of its shape.
-func (sh shape) checkSegments(base string) error {
-	for _, p := range []string{sh.src, sh.dst} {
+// checkSegments checks the segments of paths in order, resolving them
+// against base (see leaves). Validate checks src's and dst's, the last
+// check of a request; the planner checks only src's, since upstream looks
+// for a missing src before dst's segments, which are checked when dst is
+// read (PLAN-044).
+func checkSegments(base string, paths ...string) error {
+	for _, p := range paths {
 		if p == DevNull {
 			continue
 		}

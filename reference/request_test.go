@@ -127,9 +127,11 @@ func TestDecodeRequestErrors(t *testing.T) {
 			if e.Message == "" {
 				t.Error("empty message")
 			}
-			// PlanRequest validates a hand-built request the same way.
+			// PlanRequest validates a hand-built request the same way,
+			// given the src "f" most rows name: it looks for a missing src
+			// before it checks dst's segments (PLAN-044).
 			if req, ok := decodeLoose(tt.json); ok {
-				_, err := PlanRequest(req, MapFiles{})
+				_, err := PlanRequest(req, MapFiles{"f": []byte("a\nb\nx\n")})
 				wantCode(t, err, tt.code)
 				if e := err.(*Error); e.Field != tt.field {
 					t.Errorf("PlanRequest: field %q, want %q", e.Field, tt.field)

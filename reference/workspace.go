@@ -22,6 +22,8 @@ import (
 // changed underneath the plan. Use one Workspace per operation, and Close
 // it when done.
 type Workspace struct {
+	// root is the root as given, made absolute: messages name a file's
+	// absolute path under it, through a symlink if --cwd is one (OUT-020).
 	root string
 	// base is the root as given, made absolute without following
 	// symlinks: the folder upstream resolves operation paths against
@@ -71,7 +73,6 @@ func NewWorkspace(root string) (*Workspace, error) {
 		w.rootErr = fsError(err, abs, "path")
 		return w, nil
 	}
-	w.root = real
 	if info, err := os.Stat(real); err == nil && !info.IsDir() {
 		w.openErr = &fs.PathError{Op: "lstat", Path: real, Err: syscall.ENOTDIR}
 	} else if r, err := os.OpenRoot(real); err != nil {

@@ -71,8 +71,35 @@ func testReport(t *testing.T, s Suite) {
 			t.Errorf("survivor row not in shape: %s", line)
 		}
 	}
-	if _, err := LoadVerdicts(verdictsFile); err != nil {
+	v, err := LoadVerdicts(verdictsFile)
+	if err != nil {
 		t.Error(err)
+	}
+	if s.Name == Blockpatch.Name {
+		checkVerdictsCurrent(t, strings.TrimPrefix(s.Results, "internal/mutants/"), v)
+	}
+}
+
+// checkVerdictsCurrent fails on a verdict that no longer judges anything: one
+// naming no mutant of the last campaign (its line moved or went), or one
+// other than "killed by" naming a mutant the corpus now kills, whose
+// reason was about another mutant once at that name or is now wrong.
+func checkVerdictsCurrent(t *testing.T, resultsFile string, v Verdicts) {
+	recs, err := LoadRecords(resultsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]Status{}
+	for _, r := range recs {
+		status[r.Name] = r.Status
+	}
+	for name, verdict := range v {
+		switch st, ok := status[name]; {
+		case !ok:
+			t.Errorf("verdict on %s, which the last campaign did not generate: move it to the mutant's new name or drop it", name)
+		case (st == Killed || st == TimedOut) && !strings.HasPrefix(verdict, "killed by"):
+			t.Errorf("verdict %q on %s, which the corpus now kills: drop it", verdict, name)
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
@@ -256,7 +257,7 @@ func (r *run) readInput(path string) (*reference.Input, error) {
 	if err != nil {
 		code := reference.IOError
 		switch {
-		case errors.Is(err, os.ErrNotExist):
+		case errors.Is(err, os.ErrNotExist), errors.Is(err, syscall.ENOTDIR): // a file on the way
 			code = reference.FileNotFound
 		case errors.Is(err, os.ErrPermission):
 			code = reference.PermissionDenied

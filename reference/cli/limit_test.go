@@ -84,6 +84,10 @@ func TestInputLimitSetting(t *testing.T) {
 		{"100", "io_error"},
 		{"0", "invalid_option"},
 		{"1GiB", "invalid_option"},
+		{"1", "io_error"},                         // the smallest limit is valid
+		{"9", "io_error"},                         // decimal: 9 is a digit
+		{"10a", "invalid_option"},                 // decimal: a is not a digit
+		{"9223372036854775808", "invalid_option"}, // past int64
 	}
 	for _, tt := range tests {
 		var env []string
@@ -107,6 +111,13 @@ func TestInputLimitSetting(t *testing.T) {
 		if got, _ := os.ReadFile(filepath.Join(work, "f.txt")); string(got) != "alpha\nmove me\nomega\ntarget\n" {
 			t.Errorf("move with limit %q changed f.txt to %q", tt.limit, got)
 		}
+	}
+	// A limit past 2^62 is still a number of bytes (int64); whether it fits
+	// the process's memory is another question (io_error), not the
+	// setting's form.
+	env := []string{InputLimitEnv + "=4611686018427387904"}
+	if o := start(t, blockpatch(env, "check", filepath.Join(dir, "p.blockpatch"), "--cwd", work, "--json-output"))(); o.code() == "invalid_option" {
+		t.Errorf("limit 2^62: stderr %s; want it read as a number", o.stderr)
 	}
 }
 
@@ -202,4 +213,20 @@ func crashed(stderr string) bool {
 // prefixLines puts prefix before every line of s.
 func prefixLines(prefix, s string) string {
 	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix) + "\n"
+}
+
+// TestInvalidRequestBeforeInputLimit: a move given by field flags whose
+// request is invalid (no src) is refused as invalid_move_args whatever the
+// input-limit setting holds: the request is judged when it is decoded,
+// before the workspace, which reads the setting, is made.
+func TestInvalidRequestBeforeInputLimit(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	for _, limit := range []string{"0", "1GiB"} {
+		o := start(t, blockpatch([]string{InputLimitEnv + "=" + limit}, "move", "--src-start", "move",
+			"--src-end", "me\n", "--target-before", "target\n", "--cwd", work, "--json-output"))()
+		if got := o.code(); got != "invalid_move_args" {
+			t.Errorf("limit %q: exit %d, stderr %s; want code invalid_move_args", limit, o.exit, o.stderr)
+		}
+	}
 }
