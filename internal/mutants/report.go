@@ -21,18 +21,34 @@ import (
 // "real, no case added: what would show it".
 type Verdicts map[string]string
 
-// LoadVerdicts reads a verdicts file: lines "NAME<TAB>VERDICT"; blank
-// lines and lines starting with # are skipped. A missing file holds none.
+// LoadVerdicts reads a verdicts file: lines "NAME<TAB>VERDICT" or
+// "NAME@PIN<TAB>VERDICT" (see Pin); blank lines and lines starting with #
+// are skipped. A missing file holds none.
 func LoadVerdicts(path string) (Verdicts, error) {
+	v, _, err := loadVerdicts(path)
+	return v, err
+}
+
+// Pin names the mutation a verdict was written for: the first eight hex
+// digits of the SHA-256 of the mutant's mistake. Names are file:line, so a
+// verdict whose line came to hold another statement keeps its name; its
+// pin then no longer matches and the report test says so.
+func Pin(mistake string) string {
+	sum := sha256.Sum256([]byte(mistake))
+	return hex.EncodeToString(sum[:4])
+}
+
+// loadVerdicts is LoadVerdicts with each verdict's pin ("" for none).
+func loadVerdicts(path string) (Verdicts, map[string]string, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
-		return Verdicts{}, nil
+		return Verdicts{}, map[string]string{}, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	v := Verdicts{}
+	v, pins := Verdicts{}, map[string]string{}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
@@ -41,11 +57,12 @@ func LoadVerdicts(path string) (Verdicts, error) {
 		}
 		name, verdict, ok := strings.Cut(line, "\t")
 		if !ok || strings.TrimSpace(verdict) == "" {
-			return nil, fmt.Errorf("%s:%d: want NAME<TAB>VERDICT", path, n)
+			return nil, nil, fmt.Errorf("%s:%d: want NAME<TAB>VERDICT", path, n)
 		}
-		v[name] = strings.TrimSpace(verdict)
+		name, pin, _ := strings.Cut(name, "@")
+		v[name], pins[name] = strings.TrimSpace(verdict), pin
 	}
-	return v, sc.Err()
+	return v, pins, sc.Err()
 }
 
 // Equivalent reports whether a verdict says the mutant is equivalent.

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestMechanicalReport checks the committed report of the last mechanical
@@ -71,33 +73,37 @@ func testReport(t *testing.T, s Suite) {
 			t.Errorf("survivor row not in shape: %s", line)
 		}
 	}
-	v, err := LoadVerdicts(verdictsFile)
+	v, pins, err := loadVerdicts(verdictsFile)
 	if err != nil {
 		t.Error(err)
 	}
 	if s.Name == Blockpatch.Name {
-		checkVerdictsCurrent(t, strings.TrimPrefix(s.Results, "internal/mutants/"), v)
+		checkVerdictsCurrent(t, strings.TrimPrefix(s.Results, "internal/mutants/"), v, pins)
 	}
 }
 
-// checkVerdictsCurrent fails on a verdict that no longer judges anything: one
-// naming no mutant of the last campaign (its line moved or went), or one
-// other than "killed by" naming a mutant the corpus now kills, whose
-// reason was about another mutant once at that name or is now wrong.
-func checkVerdictsCurrent(t *testing.T, resultsFile string, v Verdicts) {
+// checkVerdictsCurrent fails on a verdict that no longer judges anything:
+// one naming no mutant of the last campaign (its line moved or went), one
+// whose pin is not its mutant's mistake (its line now holds another
+// statement), or one other than "killed by" naming a mutant the corpus
+// now kills, whose reason is now wrong.
+func checkVerdictsCurrent(t *testing.T, resultsFile string, v Verdicts, pins map[string]string) {
 	recs, err := LoadRecords(resultsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	status := map[string]Status{}
+	byName := map[string]Record{}
 	for _, r := range recs {
-		status[r.Name] = r.Status
+		byName[r.Name] = r
 	}
 	for name, verdict := range v {
-		switch st, ok := status[name]; {
+		r, ok := byName[name]
+		switch {
 		case !ok:
 			t.Errorf("verdict on %s, which the last campaign did not generate: move it to the mutant's new name or drop it", name)
-		case (st == Killed || st == TimedOut) && !strings.HasPrefix(verdict, "killed by"):
+		case pins[name] != Pin(r.Mistake):
+			t.Errorf("verdict on %s is pinned to %q, not to its mutant's mistake %q (pin %s): review it for that mistake and write it as %s@%s", name, pins[name], r.Mistake, Pin(r.Mistake), name, Pin(r.Mistake))
+		case (r.Status == Killed || r.Status == TimedOut) && !strings.HasPrefix(verdict, "killed by"):
 			t.Errorf("verdict %q on %s, which the corpus now kills: drop it", verdict, name)
 		}
 	}
@@ -112,5 +118,31 @@ func TestSummaryKillRate(t *testing.T) {
 	s = Summarise(recs, Verdicts{"c": "beyond cases: a race; killed by go test ./reference -run TestRace", "d": "killed by x/y (added): a case"})
 	if s.BeyondCases != 1 || s.KilledByAdded != 1 || s.KillRate() != 200.0/3 || s.KillRateAfterReview() != 100 {
 		t.Errorf("summary %+v, kill rates %.2f and %.2f; want 1 beyond cases, 1 killed by an added case, 2 of 3 killed, then 3 of 3", s, s.KillRate(), s.KillRateAfterReview())
+	}
+}
+
+// TestLoadVerdictsPins reads pinned and unpinned verdicts by their bare
+// names, keeping each pin apart.
+func TestLoadVerdictsPins(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/verdicts.txt"
+	data := "# a comment\nreference/a.go:3:negate:0@" + Pin("`x` → `y`") + "\tequivalent: a\n\nreference/b.go:4:literal:1\treal, no case added: b\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, pins, err := loadVerdicts(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantV := Verdicts{"reference/a.go:3:negate:0": "equivalent: a", "reference/b.go:4:literal:1": "real, no case added: b"}
+	wantPins := map[string]string{"reference/a.go:3:negate:0": Pin("`x` → `y`"), "reference/b.go:4:literal:1": ""}
+	if diff := cmp.Diff(wantV, v); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantPins, pins); diff != "" {
+		t.Errorf("pins (-want +got):\n%s", diff)
+	}
+	if p := Pin("`x` → `y`"); len(p) != 8 || p == Pin("`x` → `z`") {
+		t.Errorf("Pin gives %q; want eight hex digits that tell mistakes apart", p)
 	}
 }
