@@ -130,17 +130,11 @@ func TestCommitInterrupted(t *testing.T) {
 	for name, patch := range map[string]string{"cross-file": crossFile, "creation": create} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			root := t.TempDir()
 			files := map[string]string{"a": "s\none\ntwo\nthree\n", "b": "t\n"}
-			writeTree(t, root, files)
-			ws, err := NewWorkspace(root)
-			must(t, err)
-			defer ws.Close()
-			plan, err := Check([]byte(patch), ws, Options{Strip: 1})
-			must(t, err)
+			root, ws, plan := checkedTree(t, files, patch)
 			ctx, cancel := context.WithCancelCause(context.Background())
 			ws.BeforeVerify = func() { cancel(errors.New("signal terminated")) }
-			err = ws.CommitContext(ctx, plan.Changes)
+			err := ws.CommitContext(ctx, plan.Changes)
 			wantCode(t, err, IOError)
 			if !strings.Contains(err.Error(), "signal terminated") {
 				t.Errorf("message %q does not name the cause", err)

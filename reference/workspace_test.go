@@ -183,6 +183,21 @@ func TestWorkspacePermissionDenied(t *testing.T) {
 	wantCode(t, err, PermissionDenied)
 }
 
+// checkedTree writes files into a fresh folder and checks patch there,
+// returning the folder, its Workspace (closed when the test ends) and the
+// plan.
+func checkedTree(t *testing.T, files map[string]string, patch string) (string, *Workspace, *Plan) {
+	t.Helper()
+	root := t.TempDir()
+	writeTree(t, root, files)
+	ws, err := NewWorkspace(root)
+	must(t, err)
+	t.Cleanup(func() { ws.Close() })
+	plan, err := Check([]byte(patch), ws, Options{Strip: 1})
+	must(t, err)
+	return root, ws, plan
+}
+
 // applyOnDisk runs a patch through a Workspace and commits it.
 func applyOnDisk(t *testing.T, root, patch string, hook func()) error {
 	t.Helper()

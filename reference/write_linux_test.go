@@ -94,13 +94,7 @@ func TestCommitRenameFails(t *testing.T) {
 // says so (io_error) even when a file it read changed meanwhile too.
 func TestCommitInterruptedAndChanged(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a": "s\none\ntwo\nthree\n", "b": "t\n"})
-	ws, err := NewWorkspace(root)
-	must(t, err)
-	defer ws.Close()
-	plan, err := Check([]byte(crossFile), ws, Options{Strip: 1})
-	must(t, err)
+	root, ws, plan := checkedTree(t, map[string]string{"a": "s\none\ntwo\nthree\n", "b": "t\n"}, crossFile)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ws.BeforeVerify = func() {
 		cancel(errors.New("signal terminated"))
@@ -134,14 +128,8 @@ func (c *stopAtSecondLook) Err() error {
 // with io_error, writing nothing.
 func TestCommitInterruptedWaitingForLock(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
 	files := map[string]string{"a": "s\none\ntwo\nthree\n", "b": "t\n"}
-	writeTree(t, root, files)
-	ws, err := NewWorkspace(root)
-	must(t, err)
-	defer ws.Close()
-	plan, err := Check([]byte(crossFile), ws, Options{Strip: 1})
-	must(t, err)
+	root, ws, plan := checkedTree(t, files, crossFile)
 	holder, err := os.Open(root)
 	must(t, err)
 	defer holder.Close()
@@ -150,14 +138,9 @@ func TestCommitInterruptedWaitingForLock(t *testing.T) {
 		must(t, unix.Flock(int(holder.Fd()), unix.LOCK_EX|unix.LOCK_NB))
 		ctx.armed.Store(true)
 	}
-	err = func() (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("panic: %v", p)
-			}
-		}()
+	err = noPanic(func() error {
 		return ws.CommitContext(ctx, plan.Changes)
-	}()
+	})
 	wantCode(t, err, IOError)
 	if diff := cmp.Diff(files, readTree(t, root)); diff != "" {
 		t.Errorf("tree (-want +got):\n%s", diff)
@@ -270,27 +253,16 @@ func TestCommitFolderChanged(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			root := t.TempDir()
-			writeTree(t, root, map[string]string{"sub/a": "s\none\ntwo\nthree\n", "b": "t\n"})
-			ws, err := NewWorkspace(root)
-			must(t, err)
-			defer ws.Close()
-			plan, err := Check([]byte(inSub), ws, Options{Strip: 1})
-			must(t, err)
+			root, ws, plan := checkedTree(t, map[string]string{"sub/a": "s\none\ntwo\nthree\n", "b": "t\n"}, inSub)
 			if tt.before != nil {
 				tt.before(root)
 			}
 			if tt.hook != nil {
 				ws.BeforeVerify = func() { tt.hook(root) }
 			}
-			err = func() (err error) {
-				defer func() {
-					if p := recover(); p != nil {
-						err = fmt.Errorf("panic: %v", p)
-					}
-				}()
+			err := noPanic(func() error {
 				return ws.Commit(plan.Changes)
-			}()
+			})
 			wantCode(t, err, ConcurrentModification)
 			if diff := cmp.Diff(tt.want, readTree(t, root)); diff != "" {
 				t.Errorf("tree (-want +got):\n%s", diff)
@@ -413,31 +385,21 @@ func TestReplaceAfterReCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			root := t.TempDir()
-			writeTree(t, root, map[string]string{"sub/file.txt": "alpha\nmove me\nomega\ntarget\n"})
-			ws, err := NewWorkspace(root)
-			must(t, err)
-			defer ws.Close()
-			plan, err := Check([]byte(tt.patch), ws, Options{Strip: 1})
-			must(t, err)
+			root, ws, plan := checkedTree(t, map[string]string{"sub/file.txt": "alpha\nmove me\nomega\ntarget\n"}, tt.patch)
 			if len(plan.Changes) != 1 {
 				t.Fatalf("%d changes, want 1", len(plan.Changes))
 			}
 			c := plan.Changes[0]
 			s := &staged{change: c, name: path.Base(c.Path)}
+			var err error
 			s.dir, err = ws.findDir([]string{"sub"})
 			must(t, err)
 			defer ws.closeDir(s.dir)
 			must(t, s.stage(context.Background(), ws.seen[c.Path], ws.writeSegment))
 			tt.change(root, s)
-			err = func() (err error) {
-				defer func() {
-					if p := recover(); p != nil {
-						err = fmt.Errorf("panic: %v", p)
-					}
-				}()
+			err = noPanic(func() error {
 				return ws.replace(s)
-			}()
+			})
 			if s.temp != "" {
 				s.dir.root.Remove(s.temp)
 			}
@@ -521,18 +483,13 @@ func TestHeldFolderStatFails(t *testing.T) {
 	if sameDir(broken, ws.top) || sameDir(ws.top, broken) {
 		t.Error("sameDir with a folder that cannot be stat'ed: true, want false")
 	}
-	err = func() (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("panic: %v", p)
-			}
-		}()
+	err = noPanic(func() error {
 		unlock, err := lockDirs(context.Background(), []*treeDir{ws.top, broken})
 		if err == nil {
 			unlock()
 		}
 		return err
-	}()
+	})
 	wantCode(t, err, IOError)
 }
 
@@ -561,14 +518,8 @@ func TestMappedFileEmptiedBeforeStaging(t *testing.T) {
 // root.
 func TestReplaceCreationRenameFails(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"keep.txt": "k\n"})
-	ws, err := NewWorkspace(root)
-	must(t, err)
-	defer ws.Close()
 	create := section("/dev/null", "b/new.txt", sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n"
-	plan, err := Check([]byte(create), ws, Options{Strip: 1})
-	must(t, err)
+	root, ws, plan := checkedTree(t, map[string]string{"keep.txt": "k\n"}, create)
 	c := plan.Changes[0]
 	s := &staged{change: c, dir: ws.top, name: c.Path}
 	must(t, s.stage(context.Background(), ws.seen[c.Path], ws.writeSegment))
@@ -583,4 +534,15 @@ func TestReplaceCreationRenameFails(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "new.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("new.txt: %v, want it absent", err)
 	}
+}
+
+// noPanic runs f and turns a panic into an error, so a mutant that
+// crashes fails the test's check of the code instead of the test binary.
+func noPanic(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return f()
 }
