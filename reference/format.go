@@ -33,8 +33,10 @@ func Format(p *Patch) []byte {
 			}
 		}
 	}
-	var b bytes.Buffer
-	b.Grow(size)
+	// Not Grow: it clears the memory it adds, and a fresh allocation
+	// needs no clearing (a clear of this size, page by page, cannot be
+	// interrupted and stalls a garbage collection meanwhile).
+	b := bytes.NewBuffer(make([]byte, 0, size))
 	for i, s := range p.Sections {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -52,7 +54,7 @@ func Format(p *Patch) []byte {
 		b.WriteString("\n--- " + s.OldPath + "\n+++ " + s.NewPath + "\n")
 		b.WriteByte('\n')
 		for _, h := range s.Hunks {
-			formatHunk(&b, p.ID, h)
+			formatHunk(b, p.ID, h)
 		}
 	}
 	return b.Bytes()

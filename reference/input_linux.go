@@ -8,14 +8,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// inputMemory is an anonymous private mapping: its pages are taken as the
-// input fills them, it grows by mremap, which moves pages instead of
-// copying them, and a mapping the address space cannot hold fails with
-// ENOMEM instead of ending the program.
+// inputMemory is an anonymous private mapping: its pages are taken when it
+// is made (MAP_POPULATE: in one system call, where taking them as the
+// input fills them faults once per page, a tenth of check's time on an
+// 85 MB patch), it grows by mremap, which moves pages instead of copying
+// them, and a mapping the address space cannot hold fails with ENOMEM
+// instead of ending the program.
 type inputMemory struct{ m []byte }
 
 func allocInput(size int) (inputMemory, error) {
-	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_POPULATE)
 	return inputMemory{m}, err
 }
 
