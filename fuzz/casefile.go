@@ -54,7 +54,9 @@ func startTree(sc *gen.Scenario) cases.Object {
 }
 
 // errorDetails are the details of a reference error document: everything
-// but code and message; nil when there are none.
+// but code and message; nil when there are none. A count the reference
+// truncated is a lower bound, where a case states the exact count (see
+// cases.MatchError), so it is left out; the ranges listed stay.
 func errorDetails(doc map[string]any) map[string]any {
 	e, _ := doc["error"].(map[string]any)
 	out := map[string]any{}
@@ -63,6 +65,10 @@ func errorDetails(doc map[string]any) map[string]any {
 			out[k] = v
 		}
 	}
+	if truncated, _ := out["matches_truncated"].(bool); truncated {
+		delete(out, "matches")
+	}
+	delete(out, "matches_truncated")
 	if len(out) == 0 {
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
 )
@@ -121,6 +123,29 @@ func TestCompact(t *testing.T) {
 	} {
 		if got := compact([]byte(tt.req)); got != tt.want {
 			t.Errorf("compact(%s) = %v, want %v", tt.req, got, tt.want)
+		}
+	}
+}
+
+// TestErrorDetailsDropTruncatedCount: a case states exact counts, so a
+// count the reference truncated is left out with its flag, and an exact
+// one stays without a flag.
+func TestErrorDetailsDropTruncatedCount(t *testing.T) {
+	t.Parallel()
+	ranges := []any{map[string]any{"start": 0.0, "end": 1.0}}
+	for _, tt := range []struct {
+		name string
+		err  map[string]any
+		want map[string]any
+	}{
+		{"truncated", map[string]any{"code": "source_ambiguous", "message": "m", "matches": 11.0, "matches_truncated": true, "ranges": ranges},
+			map[string]any{"ranges": ranges}},
+		{"exact", map[string]any{"code": "source_ambiguous", "matches": 2.0, "matches_truncated": false, "ranges": ranges},
+			map[string]any{"matches": 2.0, "ranges": ranges}},
+		{"no details", map[string]any{"code": "parse_error", "message": "m"}, nil},
+	} {
+		if diff := cmp.Diff(tt.want, errorDetails(map[string]any{"error": tt.err})); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 )
@@ -183,6 +184,36 @@ func TestMappedFault(t *testing.T) {
 	}
 	if e := MappedFault(errors.New("not a fault")); e != nil {
 		t.Errorf("MappedFault of another panic = %v, want nil", e)
+	}
+}
+
+// TestMappedFaultInSecondHalf: a search of splitMin bytes or more reads
+// the file's second half on another goroutine; reading it after the file
+// shrank faults there, and the fault reaches the caller as a panic it can
+// recover, concurrent_modification, not a crash of the program.
+func TestMappedFaultInSecondHalf(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"big": strings.Repeat("a line of the file\n", 2*splitMin/19)})
+	ws, _ := NewWorkspace(root)
+	defer ws.Close()
+	data, err := ws.ReadFile("big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Shrunk to its first half: the first half's search reads what is
+	// still there, the second's faults.
+	if err := os.Truncate(filepath.Join(root, "big"), int64(len(data)/2)); err != nil {
+		t.Fatal(err)
+	}
+	got := func() (e *Error) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() { e = MappedFault(recover()) }()
+		Find(data, []byte("absent"))
+		return nil
+	}()
+	if got == nil || got.Code != ConcurrentModification {
+		t.Errorf("searching the truncated mapping: %v, want concurrent_modification", got)
 	}
 }
 

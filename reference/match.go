@@ -1,6 +1,10 @@
 package reference
 
-import "bytes"
+import (
+	"bytes"
+	"runtime/debug"
+	"slices"
+)
 
 // MatchCountLimit bounds how many occurrences a search counts: one more than
 // MaxReportedRanges, as upstream counts. When a further occurrence exists,
@@ -28,21 +32,30 @@ func (m Matches) Unique() bool { return m.Count == 1 && !m.Truncated }
 // len(data)+len(needle) whatever the input: it stops counting at
 // MatchCountLimit, and each occurrence is found by one finder (search.go),
 // prepared once, whose search is linear in the bytes it passes plus the
-// needle's length.
+// needle's length. A needle shorter than joinedMin is searched by
+// findShort, so a large file's two halves are searched at once.
 func Find(data, needle []byte) Matches {
+	if len(needle) > 0 && len(needle) < joinedMin {
+		return findShort(data, needle)[0]
+	}
 	var m Matches
-	scan(data, needle, func(start int) bool {
-		if m.Count == MatchCountLimit {
-			m.Truncated = true
-			return false
-		}
-		m.Count++
-		if len(m.Ranges) < MaxReportedRanges {
-			m.Ranges = append(m.Ranges, Range{start, start + len(needle)})
-		}
-		return true
-	})
+	scan(data, needle, func(start int) bool { return m.add(Range{start, start + len(needle)}) })
 	return m
+}
+
+// add counts one more occurrence, at r, as every search counts them: it
+// returns false, setting Truncated, when MatchCountLimit are counted
+// already, and keeps the first MaxReportedRanges ranges.
+func (m *Matches) add(r Range) bool {
+	if m.Count == MatchCountLimit {
+		m.Truncated = true
+		return false
+	}
+	m.Count++
+	if len(m.Ranges) < MaxReportedRanges {
+		m.Ranges = append(m.Ranges, r)
+	}
+	return true
 }
 
 // joinedMin is the length from which findJoined leaves a needle's parts
@@ -96,13 +109,8 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 			}
 			continue
 		}
-		if m.Count == MatchCountLimit {
-			m.Truncated = true
+		if !m.add(Range{start, start + n}) {
 			break
-		}
-		m.Count++
-		if len(m.Ranges) < MaxReportedRanges {
-			m.Ranges = append(m.Ranges, Range{start, start + n})
 		}
 	}
 	return m
@@ -113,22 +121,107 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 const bothChunk = 256 << 10
 
 // findBoth is findText(data, a...) and findJoined(data, b...) reading data
-// from memory once (issue 23): two searches of the same file, as check
-// makes for a move within one file, take turns a stretch at a time, the
-// second finding in the cache what the first read. A needle that is
-// empty or long (as findJoined joins no more) is searched on its own.
+// from memory once (issue 23), as check makes them for a move within one
+// file (see findShort). A needle that is empty or long (as findJoined
+// joins no more) is searched on its own.
 func findBoth(data []byte, a, b [][]byte) (Matches, Matches) {
 	na, nb := concatShort(a), concatShort(b)
 	if na == nil || nb == nil {
 		return findText(data, a...), findJoined(data, b...)
 	}
-	sa, sb := stepper{f: newFinder(data, na)}, stepper{f: newFinder(data, nb)}
-	for end := min(bothChunk, len(data)); ; end = min(end+bothChunk, len(data)) {
-		sa.upTo(data, end)
-		sb.upTo(data, end)
-		if end == len(data) || sa.done && sb.done {
-			return sa.m, sb.m
+	m := findShort(data, na, nb)
+	return m[0], m[1]
+}
+
+// splitMin is the file length from which findShort searches the two
+// halves of a file at once.
+const splitMin = 1 << 20
+
+// findShort is Find(data, needle) for each needle, every one of them
+// non-empty and shorter than joinedMin (issue 23). The searches take
+// turns a stretch of bothChunk bytes at a time, the later ones finding in
+// the cache what the first read, so data is read from memory once. From
+// splitMin bytes on, the occurrences that start in the first half of data
+// and those that start in the second are counted at once, on two
+// goroutines (two cores where the machine has them; on one, in turn),
+// and joined. Each half's search is linear, and a short needle that
+// stretches across the middle is read past it by the first half only.
+func findShort(data []byte, needles ...[]byte) []Matches {
+	if len(data) < splitMin {
+		return findStarts(data, needles, 0, len(data))
+	}
+	mid := len(data) / 2
+	var first, second []Matches
+	parallel(func() { first = findStarts(data, needles, 0, mid) },
+		func() { second = findStarts(data, needles, mid, len(data)) })
+	for i := range first {
+		first[i] = join(first[i], second[i])
+	}
+	return first
+}
+
+// findStarts counts each needle's occurrences in data that start in
+// [from, to), its searches taking turns a stretch at a time.
+func findStarts(data []byte, needles [][]byte, from, to int) []Matches {
+	ss := make([]stepper, len(needles))
+	for i, n := range needles {
+		ss[i] = stepper{f: newFinder(data, n), from: from}
+	}
+	for end := min(from+bothChunk, to); ; end = min(end+bothChunk, to) {
+		done := true
+		for i := range ss {
+			ss[i].upTo(data, end)
+			done = done && ss[i].done
 		}
+		if end == to || done {
+			break
+		}
+	}
+	out := make([]Matches, len(ss))
+	for i := range ss {
+		out[i] = ss[i].m
+	}
+	return out
+}
+
+// join returns the Matches of a search whose occurrences are a's followed
+// by b's, as Find would count them: at most MatchCountLimit, truncated
+// when there are more, the first MaxReportedRanges ranges.
+func join(a, b Matches) Matches {
+	if a.Truncated {
+		return a
+	}
+	m := Matches{Count: a.Count + b.Count, Truncated: b.Truncated}
+	if m.Count > MatchCountLimit {
+		m.Count, m.Truncated = MatchCountLimit, true
+	}
+	m.Ranges = slices.Concat(a.Ranges, b.Ranges)
+	if len(m.Ranges) > MaxReportedRanges {
+		m.Ranges = m.Ranges[:MaxReportedRanges]
+	}
+	return m
+}
+
+// parallel runs f here and g on another goroutine and returns when both
+// have. A panic in g, where reading memory that faults panics as the
+// CLI's goroutine does (a mapped file that shrank, see MappedFault), is
+// raised again here once f returns, so a caller that recovers sees it as
+// its own; when f panics, its panic goes on once g is done.
+func parallel(f, g func()) {
+	var p any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { p = recover() }()
+		debug.SetPanicOnFault(true)
+		g()
+	}()
+	func() {
+		defer func() { <-done }()
+		f()
+	}()
+	if p != nil {
+		panic(p)
 	}
 }
 
@@ -162,13 +255,9 @@ func (s *stepper) upTo(data []byte, end int) {
 			s.done = end == len(data)
 			return
 		}
-		if s.m.Count == MatchCountLimit {
-			s.m.Truncated, s.done = true, true
+		if !s.m.add(Range{i, i + n}) {
+			s.done = true
 			return
-		}
-		s.m.Count++
-		if len(s.m.Ranges) < MaxReportedRanges {
-			s.m.Ranges = append(s.m.Ranges, Range{i, i + n})
 		}
 		s.from = i + 1
 	}
@@ -209,13 +298,15 @@ func scan(data, needle []byte, yield func(start int) bool) {
 }
 
 // scanAlong is scan, taking turns with also (when not nil) a stretch at a
-// time; also is done on return.
+// time, or from splitMin bytes on, both at once on two goroutines; also
+// is done on return.
 func scanAlong(data, needle []byte, also *stepper, yield func(start int) bool) {
-	if also == nil || len(needle) == 0 {
-		scan(data, needle, yield)
-		if also != nil {
-			also.upTo(data, len(data))
+	if also == nil || len(needle) == 0 || len(data) >= splitMin {
+		if also == nil {
+			scan(data, needle, yield)
+			return
 		}
+		parallel(func() { scan(data, needle, yield) }, func() { also.upTo(data, len(data)) })
 		return
 	}
 	f := newFinder(data, needle)
@@ -258,15 +349,7 @@ func envelopes(data, before, after []byte, also *stepper) Matches {
 				return false
 			}
 		}
-		if m.Count == MatchCountLimit {
-			m.Truncated = true
-			return false
-		}
-		m.Count++
-		if len(m.Ranges) < MaxReportedRanges {
-			m.Ranges = append(m.Ranges, Range{b, a + len(after)})
-		}
-		return true
+		return m.add(Range{b, a + len(after)})
 	})
 	return m
 }

@@ -354,3 +354,140 @@ func TestEnvelopesAlongAgree(t *testing.T) {
 		}
 	}
 }
+
+// indexOracle is Find by the runtime's bytes.Index, resumed one byte past
+// each occurrence: an oracle fast enough for files of megabytes.
+func indexOracle(data, needle []byte) Matches {
+	var m Matches
+	for from := 0; from <= len(data); {
+		i := bytes.Index(data[from:], needle)
+		if i < 0 {
+			break
+		}
+		if m.Count == MatchCountLimit {
+			m.Truncated = true
+			break
+		}
+		m.Count++
+		if len(m.Ranges) < MaxReportedRanges {
+			m.Ranges = append(m.Ranges, Range{from + i, from + i + len(needle)})
+		}
+		from += i + 1
+	}
+	return m
+}
+
+// TestFindShortHalvesAgree: a file of splitMin bytes or more is searched
+// as two halves at once; the joined answer is the oracle's with copies of
+// the needles placed on both sides of the middle, across it and at the
+// ends, in numbers that make each half's count, or only their sum, pass
+// MatchCountLimit and the reported ranges.
+func TestFindShortHalvesAgree(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 12))
+	for i := range 40 {
+		data := make([]byte, splitMin+rng.IntN(splitMin))
+		for j := range data {
+			data[j] = "ab\nxy"[rng.IntN(5)]
+		}
+		mid := len(data) / 2
+		needle := []byte(fmt.Sprintf("<needle %d>", i))
+		other := []byte("<other>")
+		place := func(at int, n []byte) {
+			if at >= 0 && at+len(n) <= len(data) {
+				copy(data[at:], n)
+			}
+		}
+		// Copies in the first half, in the second, one across the
+		// middle at any cut of the needle, and at the very ends.
+		copies := func() int { return []int{0, 1, 5, 6, 10, 11, 12, 13}[rng.IntN(8)] }
+		for range copies() {
+			place(rng.IntN(mid-len(needle)), needle)
+		}
+		for range copies() {
+			place(mid+rng.IntN(len(data)-mid-len(needle)), needle)
+		}
+		if rng.IntN(2) == 0 { // starting just before, at or after the middle
+			place(mid-1+rng.IntN(3), needle)
+		} else {
+			place(mid-rng.IntN(len(needle)+1), needle)
+		}
+		if rng.IntN(4) == 0 {
+			place(len(data)-len(needle), needle)
+			place(0, other)
+		}
+		if rng.IntN(3) == 0 {
+			place(mid-rng.IntN(len(other)+1), other)
+		}
+		got := findShort(data, needle, other)
+		for k, n := range [][]byte{needle, other} {
+			if diff := cmp.Diff(indexOracle(data, n), got[k]); diff != "" {
+				t.Fatalf("case %d, needle %q (-want +got):\n%s", i, n, diff)
+			}
+		}
+		if diff := cmp.Diff(indexOracle(data, needle), Find(data, needle)); diff != "" {
+			t.Fatalf("case %d: Find (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// TestJoin pins how two halves' matches join at the limits.
+func TestJoin(t *testing.T) {
+	t.Parallel()
+	ranges := func(from, n int) []Range {
+		var out []Range
+		for i := range n {
+			out = append(out, Range{from + i, from + i + 1})
+		}
+		return out
+	}
+	half := func(from, count int, truncated bool) Matches {
+		return Matches{Count: count, Truncated: truncated, Ranges: ranges(from, min(count, MaxReportedRanges))}
+	}
+	tests := []struct {
+		name string
+		a, b Matches
+		want Matches
+	}{
+		{"none", Matches{}, Matches{}, Matches{}},
+		{"second only", Matches{}, half(100, 1, false), half(100, 1, false)},
+		{"one each", half(0, 1, false), half(100, 1, false), Matches{Count: 2, Ranges: []Range{{0, 1}, {100, 101}}}},
+		{"eleven exactly", half(0, 5, false), half(100, 6, false),
+			Matches{Count: 11, Ranges: append(ranges(0, 5), ranges(100, 5)...)}},
+		{"twelve in all", half(0, 6, false), half(100, 6, false),
+			Matches{Count: 11, Truncated: true, Ranges: append(ranges(0, 6), ranges(100, 4)...)}},
+		{"first truncated", half(0, 11, true), half(100, 3, false), half(0, 11, true)},
+		{"first truncated, none after", half(0, 11, true), Matches{}, half(0, 11, true)},
+		{"second truncated", Matches{}, half(100, 11, true), half(100, 11, true)},
+		{"second truncated after one", half(0, 1, false), half(100, 11, true),
+			Matches{Count: 11, Truncated: true, Ranges: append(ranges(0, 1), ranges(100, 9)...)}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, join(tt.a, tt.b)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+// TestParallelRaisesPanics: a panic on the other goroutine is raised in
+// the caller's once both are done, where the caller can recover it; the
+// caller's own panic wins.
+func TestParallelRaisesPanics(t *testing.T) {
+	t.Parallel()
+	recovered := func(f, g func()) (p any) {
+		defer func() { p = recover() }()
+		parallel(f, g)
+		return nil
+	}
+	ran := false
+	if p := recovered(func() { ran = true }, func() { panic("g") }); p != "g" || !ran {
+		t.Errorf("panic in g: recovered %v, f ran %v", p, ran)
+	}
+	gDone := false
+	if p := recovered(func() { panic("f") }, func() { gDone = true }); p != "f" || !gDone {
+		t.Errorf("panic in f: recovered %v, g done %v", p, gDone)
+	}
+	if p := recovered(func() {}, func() {}); p != nil {
+		t.Errorf("no panic: recovered %v", p)
+	}
+}
