@@ -33,23 +33,33 @@ const copyThreshold = 64 << 10
 type mapping struct {
 	data []byte
 	file *os.File
-	// summed says sum is the XXH3 checksum of data when it was read (not
-	// in a ReadOnly Workspace).
+	// summed says sum is the checksum of data when it was read (not in a
+	// ReadOnly Workspace).
 	summed bool
-	sum    uint64
+	sum    checksum
 }
 
-// checksumOf returns the checksum of a mapped file's bytes, XXH3 (64 bits,
-// vectorised: a small fraction of the cost of copying the file); ok is
-// false when reading them faults, the file having shrunk.
-func checksumOf(data []byte) (sum uint64, ok bool) {
+// checksum is the XXH3 checksums (64 bits, vectorised: a small fraction of
+// the cost of copying the file) of a mapped file's two halves, taken at
+// once on two goroutines as findShort searches them, or of the whole
+// below splitMin.
+type checksum [2]uint64
+
+// checksumOf returns the checksum of a mapped file's bytes; ok is false
+// when reading them faults, the file having shrunk.
+func checksumOf(data []byte) (sum checksum, ok bool) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
 	}()
-	return xxh3.Hash(data), true
+	if len(data) < splitMin {
+		return checksum{xxh3.Hash(data)}, true
+	}
+	mid := len(data) / 2
+	parallel(func() { sum[0] = xxh3.Hash(data[:mid]) }, func() { sum[1] = xxh3.Hash(data[mid:]) })
+	return sum, true
 }
 
 // MappedFault returns, for a value recovered from a panic, the error to

@@ -274,6 +274,41 @@ func TestMappedChecksumOfShrunkFile(t *testing.T) {
 	}
 }
 
+// TestChecksumHalves: a file of splitMin bytes or more is checksummed as
+// two halves at once; a change to either half changes the checksum, and
+// a fault reading the second half, on the other goroutine, is reported
+// as one reading the first would be.
+func TestChecksumHalves(t *testing.T) {
+	t.Parallel()
+	data := bytes.Repeat([]byte("a line of the file\n"), 2*splitMin/19)
+	same, ok := checksumOf(bytes.Clone(data))
+	if !ok {
+		t.Fatal("checksum of bytes in memory: a fault reported")
+	}
+	for _, at := range []int{0, len(data)/2 - 1, len(data) / 2, len(data) - 1} {
+		changed := bytes.Clone(data)
+		changed[at] ^= 1
+		if sum, _ := checksumOf(changed); sum == same {
+			t.Errorf("a byte changed at %d of %d: the checksum is the same", at, len(data))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "big")
+	must(t, os.WriteFile(path, data, 0o644))
+	f, err := os.Open(path)
+	must(t, err)
+	defer f.Close()
+	mapped, err := mapFile(f, int64(len(data)))
+	must(t, err)
+	defer unmap(mapped)
+	if sum, ok := checksumOf(mapped); !ok || sum != same {
+		t.Fatalf("checksum of the mapped file: ok %v, equal %v", ok, sum == same)
+	}
+	must(t, os.Truncate(path, int64(len(data)*3/4)))
+	if _, ok := checksumOf(mapped); ok {
+		t.Error("checksum of a mapping whose second half was cut short: ok, want a fault reported")
+	}
+}
+
 // TestMappedFileGrewBeforeMapping: a file that grew between its stat and
 // its mapping is concurrent_modification, not read short.
 func TestMappedFileGrewBeforeMapping(t *testing.T) {

@@ -202,6 +202,19 @@ func join(a, b Matches) Matches {
 	return m
 }
 
+// equal is bytes.Equal, comparing the two halves of a stretch of splitMin
+// bytes or more at once: a hunk as large as its file is compared whole
+// where it is found.
+func equal(a, b []byte) bool {
+	if len(a) < splitMin || len(a) != len(b) {
+		return bytes.Equal(a, b)
+	}
+	mid := len(a) / 2
+	var first, second bool
+	parallel(func() { first = bytes.Equal(a[:mid], b[:mid]) }, func() { second = bytes.Equal(a[mid:], b[mid:]) })
+	return first && second
+}
+
 // parallel runs f here and g on another goroutine and returns when both
 // have. A panic in g, where reading memory that faults panics as the
 // CLI's goroutine does (a mapped file that shrank, see MappedFault), is
@@ -268,7 +281,7 @@ func (s *stepper) upTo(data []byte, end int) {
 func partsAt(data []byte, start int, parts [][]byte, skip int) bool {
 	at := start
 	for i, part := range parts {
-		if i != skip && !bytes.Equal(data[at:at+len(part)], part) {
+		if i != skip && !equal(data[at:at+len(part)], part) {
 			return false
 		}
 		at += len(part)

@@ -491,3 +491,23 @@ func TestParallelRaisesPanics(t *testing.T) {
 		t.Errorf("no panic: recovered %v", p)
 	}
 }
+
+// TestEqualHalves: a long comparison taken as two halves at once finds a
+// difference in either half, at its edges too.
+func TestEqualHalves(t *testing.T) {
+	t.Parallel()
+	a := bytes.Repeat([]byte("0123456789abcdef"), splitMin/8+3)
+	if !equal(a, bytes.Clone(a)) {
+		t.Error("equal bytes: not equal")
+	}
+	for _, at := range []int{0, len(a)/2 - 1, len(a) / 2, len(a) - 1} {
+		b := bytes.Clone(a)
+		b[at] ^= 1
+		if equal(a, b) {
+			t.Errorf("a byte changed at %d of %d: equal", at, len(a))
+		}
+	}
+	if equal(a, a[:len(a)-1]) {
+		t.Error("a shorter slice: equal")
+	}
+}

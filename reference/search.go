@@ -197,7 +197,7 @@ func (f *finder) filtered(data []byte, from int) (at int, done bool, work int) {
 		compared += head
 		if bytes.Equal(data[j+w:j+w+head], needle[w:w+head]) {
 			compared += n - head
-			if bytes.Equal(data[j:j+w], needle[:w]) && bytes.Equal(data[j+w+head:j+n], needle[w+head:]) {
+			if bytes.Equal(data[j:j+w], needle[:w]) && equal(data[j+w+head:j+n], needle[w+head:]) {
 				return j, true, j + 1 - from + compared
 			}
 			failed += n
