@@ -431,14 +431,14 @@ func (f *finder) choosePair(data []byte) {
 			last = i
 		}
 	}
-	i2, score := f.second(sample, &freq, first, -1)
+	i2, score := f.second(sample, &freq, first, -1, -1)
 	i1 := first
 	if last != first {
-		if j2, s := f.second(sample, &freq, last, -1); s < score {
+		if j2, s := f.second(sample, &freq, last, -1, -1); s < score {
 			i1, i2 = last, j2
 		}
 	}
-	i3, _ := f.second(sample, &freq, i1, i2)
+	i3, _ := f.second(sample, &freq, i1, i2, i2)
 	f.i1, f.i2, f.i3 = i1, i2, i3
 	f.c1, f.c2, f.c3 = needle[i1], needle[i2], needle[i3]
 	f.pre = preByte
@@ -448,12 +448,16 @@ func (f *finder) choosePair(data []byte) {
 }
 
 // second returns the best second byte for a pair whose first byte is at
-// i1, and how often it stood at its distance from the first byte in the
-// sample (or its frequency there). With not, the offset of the second
-// byte, it returns the best third: counted only where the second byte is
-// present too, so that it is not one that always comes with the second
-// (the same column of a repeated record).
-func (f *finder) second(sample [][]byte, freq *[256]int, i1, not int) (i2, score int) {
+// i1, other than the one at offset skip, and how often it stood at its
+// distance from the first byte in the sample (or its frequency there).
+// With cond, the offset of the second byte, it returns the best third:
+// counted only where the second byte is present too, so that it is not
+// one that always comes with the second (the same column of a repeated
+// record). When the sample holds too few such places to tell, it is
+// counted where the first byte is, as the second was: a byte that stands
+// beside the first in every record (the first byte's column in the next
+// record, the same distance on) is never the third.
+func (f *finder) second(sample [][]byte, freq *[256]int, i1, cond, skip int) (i2, score int) {
 	needle := f.needle
 	c1 := needle[i1]
 	lo, hi := max(0, i1-pairReach), min(len(needle), i1+pairAhead+1)
@@ -470,7 +474,7 @@ func (f *finder) second(sample [][]byte, freq *[256]int, i1, not int) (i2, score
 			if q-i1+lo < 0 || q-i1+hi > len(w) {
 				continue // the needle's stretch falls outside the window
 			}
-			if not >= 0 && w[q-i1+not] != needle[not] {
+			if cond >= 0 && w[q-i1+cond] != needle[cond] {
 				continue // the third byte counts where the second is present
 			}
 			if perWindow++; perWindow > pairPerWindow {
@@ -484,6 +488,9 @@ func (f *finder) second(sample [][]byte, freq *[256]int, i1, not int) (i2, score
 			}
 		}
 	}
+	if cond >= 0 && seen < 4 {
+		return f.second(sample, freq, i1, -1, skip)
+	}
 	scoreOf := func(i int) int {
 		if seen >= 4 {
 			return with[i-lo]
@@ -492,7 +499,7 @@ func (f *finder) second(sample [][]byte, freq *[256]int, i1, not int) (i2, score
 	}
 	i2 = -1
 	for i := lo; i < hi; i++ {
-		if i == i1 || i == not {
+		if i == i1 || i == skip {
 			continue
 		}
 		if s := scoreOf(i); i2 < 0 || s < score || s == score && byteRank[needle[i]] > byteRank[needle[i2]] {

@@ -12,6 +12,8 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/benchshape"
 )
 
 var (
@@ -397,5 +399,38 @@ func TestSearchLarge(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestThirdByteNotTheNextRecord: in log lines of one length, the byte one
+// record after the first byte's is the first byte again in nearly every
+// place it is; as the third byte it would filter nothing. The filter of
+// a two-line needle must let through few places: fewer than one per
+// 16 KiB (one per 3.7 KiB when the third byte was the next line's copy of
+// the first, one per 29 KiB since).
+func TestThirdByteNotTheNextRecord(t *testing.T) {
+	t.Parallel()
+	var shape benchshape.Shape
+	for _, s := range benchshape.Shapes {
+		if s.Name == "log" {
+			shape = s
+		}
+	}
+	tree := shape.Build(8 << 20)
+	data := tree.Files[tree.Src]
+	at := bytes.Index(data, []byte(tree.TargetBefore))
+	end := at + len(tree.TargetBefore)
+	needle := data[at : end+bytes.IndexByte(data[end:], '\n')+1] // two lines
+	f := newFinder(data, needle)
+	last, places := len(data)-len(needle), 0
+	for j := 0; j <= last; j++ {
+		if j = f.jump(data, j, last, f.pre); j < 0 {
+			break
+		}
+		places++
+	}
+	if places > len(data)>>14 {
+		t.Errorf("the filter (bytes %d:%q %d:%q %d:%q) lets through %d places in %d bytes, want at most %d",
+			f.i1, f.c1, f.i2, f.c2, f.i3, f.c3, places, len(data), len(data)>>14)
 	}
 }
