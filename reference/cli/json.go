@@ -24,6 +24,7 @@ func writeResult(w io.Writer, res reference.Result) error {
 	if res.Patch == nil || len(*res.Patch) < largePatch {
 		return writeJSON(w, res)
 	}
+	widenPipe(w)
 	patch, warnings := *res.Patch, res.Warnings
 	res.Patch, res.Warnings = nil, nil
 	head, err := json.Marshal(res)
