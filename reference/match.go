@@ -314,11 +314,11 @@ func scan(data, needle []byte, yield func(start int) bool) {
 // time, or from splitMin bytes on, both at once on two goroutines; also
 // is done on return.
 func scanAlong(data, needle []byte, also *stepper, yield func(start int) bool) {
-	if also == nil || len(needle) == 0 || len(data) >= splitMin {
-		if also == nil {
-			scan(data, needle, yield)
-			return
-		}
+	switch {
+	case also == nil:
+		scan(data, needle, yield)
+		return
+	case len(needle) == 0 || len(data) >= splitMin:
 		parallel(func() { scan(data, needle, yield) }, func() { also.upTo(data, len(data)) })
 		return
 	}
