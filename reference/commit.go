@@ -39,7 +39,7 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 		return w.rootErr
 	}
 	if w.top == nil {
-		return fsError(w.openErr, w.root, "io")
+		return FileError(w.openErr, w.root, "io")
 	}
 	var (
 		stages []*staged
@@ -85,7 +85,7 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 					return &Error{Code: ConcurrentModification, Phase: "io", Path: c.Path, Err: err,
 						Message: "an input of " + c.Path + " shrank while it was being written"}
 				}
-				return fsError(err, full, "io")
+				return FileError(err, full, "io")
 			}
 		}
 	}
@@ -161,7 +161,7 @@ func (w *Workspace) replace(s *staged) error {
 			Message: path + "'s folder moved while the move was being written"}
 	}
 	if err != nil {
-		return fsError(err, path, "io")
+		return FileError(err, path, "io")
 	}
 	return nil
 }
@@ -176,7 +176,7 @@ func (w *Workspace) dirError(err error, c Change, full string) error {
 			Message: "cannot make the folder " + w.display(nd.rel) + ": a file is in the way"}
 	case errors.As(err, &nd), !c.Create && errors.Is(err, fs.ErrNotExist):
 	default:
-		return fsError(err, full, "io")
+		return FileError(err, full, "io")
 	}
 	return &Error{Code: ConcurrentModification, Phase: "write", Path: c.Path,
 		Message: "a folder on the path " + c.Path + " changed after it was read; nothing was written"}

@@ -28,7 +28,7 @@ func lockDirs(ctx context.Context, dirs []*treeDir) (unlock func(), err error) {
 	for _, d := range dirs {
 		info, err := d.root.Stat(".")
 		if err != nil {
-			return nil, fsError(err, d.rel, "io")
+			return nil, FileError(err, d.rel, "io")
 		}
 		st, ok := info.Sys().(*syscall.Stat_t)
 		if !ok {
@@ -50,7 +50,7 @@ func lockDirs(ctx context.Context, dirs []*treeDir) (unlock func(), err error) {
 		f, err := l.d.root.Open(".")
 		if err != nil {
 			unlock()
-			return nil, fsError(err, l.d.rel, "io")
+			return nil, FileError(err, l.d.rel, "io")
 		}
 		locked, err := lockFile(ctx, f)
 		if err != nil {
@@ -82,7 +82,7 @@ func lockFile(ctx context.Context, f *os.File) (bool, error) {
 		case syscall.ENOLCK, syscall.EOPNOTSUPP, syscall.ENOSYS, syscall.EINVAL:
 			return false, nil
 		default:
-			return false, fsError(&fs.PathError{Op: "flock", Path: f.Name(), Err: err}, f.Name(), "io")
+			return false, FileError(&fs.PathError{Op: "flock", Path: f.Name(), Err: err}, f.Name(), "io")
 		}
 		if err := interrupted(ctx); err != nil {
 			return false, err

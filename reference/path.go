@@ -7,41 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// CheckPath validates an operation path: a patch path after stripping or a
-// move request's src/dst. It must be relative and non-empty, use "/" as
-// separator, and contain no empty, "." or ".." segment, no backslash, no
-// control character and no invalid UTF-8. Violations are invalid_path.
-// DevNull is not an operation path and must be handled by the caller.
-func CheckPath(p string) error {
-	bad := func(why string) error {
-		return &Error{Code: InvalidPath, Message: "invalid path " + strconv.Quote(p) + ": " + why, Path: p}
-	}
-	switch {
-	case p == "":
-		return bad("empty path")
-	case strings.HasPrefix(p, "/"):
-		return bad("absolute path")
-	case !utf8.ValidString(p):
-		return bad("invalid UTF-8")
-	case strings.ContainsRune(p, '\\'):
-		return bad("backslash in path")
-	}
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return bad("control character in path")
-		}
-	}
-	for _, seg := range strings.Split(p, "/") {
-		switch {
-		case seg == "":
-			return bad("empty path segment")
-		case seg == "." || seg == "..":
-			return bad(strconv.Quote(seg) + " path segment")
-		}
-	}
-	return nil
-}
-
 // checkTreePath validates an operation path as check and apply do before
 // they look at the tree (phase "path"): checkPathForm, then
 // checkPathSegments against base. Empty segments ("x//f", "f/") are

@@ -34,7 +34,7 @@ func (w *Workspace) verify(stages []*staged) error {
 		ok, err := w.unchanged(d, name, snap, planned[path])
 		w.closeDir(d)
 		if err != nil {
-			return fsError(err, w.display(path), "io")
+			return FileError(err, w.display(path), "io")
 		}
 		if !ok {
 			return changed

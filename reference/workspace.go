@@ -65,12 +65,12 @@ type snapshot struct {
 func NewWorkspace(root string) (*Workspace, error) {
 	abs, err := absolute(root)
 	if err != nil {
-		return nil, fsError(err, root, "path")
+		return nil, FileError(err, root, "path")
 	}
 	w := &Workspace{root: abs, base: filepath.ToSlash(abs), seen: map[string]snapshot{}}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		w.rootErr = fsError(err, abs, "path")
+		w.rootErr = FileError(err, abs, "path")
 		return w, nil
 	}
 	if info, err := os.Stat(real); err == nil && !info.IsDir() {
@@ -153,7 +153,7 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	}
 	snap, err := readRegular(d, name, info, !w.ReadOnly)
 	if err != nil {
-		return nil, fsError(err, path, "io")
+		return nil, FileError(err, path, "io")
 	}
 	if snap.mapped != nil {
 		w.maps = append(w.maps, snap.mapped)
@@ -218,7 +218,7 @@ func (w *Workspace) resolve(path string) (*treeDir, string, fs.FileInfo, error) 
 		return nil, "", nil, err
 	}
 	if w.top == nil {
-		return nil, "", nil, fsError(w.openErr, path, "path")
+		return nil, "", nil, FileError(w.openErr, path, "path")
 	}
 	segs := segments(path)
 	d := w.top
@@ -227,7 +227,7 @@ func (w *Workspace) resolve(path string) (*treeDir, string, fs.FileInfo, error) 
 		info, err := d.root.Lstat(seg)
 		if err != nil {
 			w.closeDir(d)
-			return nil, "", nil, fsError(err, path, "path")
+			return nil, "", nil, FileError(err, path, "path")
 		}
 		var bad error
 		switch mode := info.Mode(); {
@@ -264,11 +264,11 @@ func (w *Workspace) pathChanged(err error, path string) error {
 		return &Error{Code: ConcurrentModification, Phase: "path", Path: path,
 			Message: "a folder on the path " + path + " changed while it was being resolved"}
 	}
-	return fsError(err, path, "path")
+	return FileError(err, path, "path")
 }
 
-// fsError maps an operating-system error to a spec code.
-func fsError(err error, path, phase string) error {
+// FileError maps a failed file-system call on path to its spec code (the CLI's input files too).
+func FileError(err error, path, phase string) error {
 	var e *Error
 	if errors.As(err, &e) {
 		if e.Path == "" {

@@ -341,10 +341,10 @@ func TestFsErrorCodes(t *testing.T) {
 		{syscall.EIO, IOError},
 		{errors.New("unexpected EOF"), IOError},
 	} {
-		err := fsError(tt.err, "f.txt", "io")
+		err := FileError(tt.err, "f.txt", "io")
 		e, ok := err.(*Error)
 		if !ok || e.Code != tt.code || e.Path != "f.txt" || e.Phase != "io" || e.Message == "" {
-			t.Errorf("fsError(%v) = %#v, want %s for f.txt in phase io, with a message", tt.err, err, tt.code)
+			t.Errorf("FileError(%v) = %#v, want %s for f.txt in phase io, with a message", tt.err, err, tt.code)
 		}
 	}
 }

@@ -315,7 +315,7 @@ func TestEnterSwappedFolder(t *testing.T) {
 
 // TestReadRegularSwapped: a file swapped, between its Lstat and its
 // opening, for another file or a FIFO is concurrent_modification, and
-// fsError keeps that code, filling in the path when it has none.
+// FileError keeps that code, filling in the path when it has none.
 func TestReadRegularSwapped(t *testing.T) {
 	t.Parallel()
 	for _, swap := range []string{"file", "fifo"} {
@@ -336,16 +336,16 @@ func TestReadRegularSwapped(t *testing.T) {
 			}
 			_, err = readRegular(ws.top, "f", seen, false)
 			wantCode(t, err, ConcurrentModification)
-			err = fsError(err, "f", "io")
+			err = FileError(err, "f", "io")
 			wantCode(t, err, ConcurrentModification)
 			if e := err.(*Error); e.Path != "f" {
 				t.Errorf("path %q, want f", e.Path)
 			}
 		})
 	}
-	err := fsError(&Error{Code: ConcurrentModification, Phase: "io", Path: "g"}, "f", "io")
+	err := FileError(&Error{Code: ConcurrentModification, Phase: "io", Path: "g"}, "f", "io")
 	if e, ok := err.(*Error); !ok || e.Code != ConcurrentModification || e.Path != "g" {
-		t.Errorf("fsError of an error naming g: %#v, want concurrent_modification naming g", err)
+		t.Errorf("FileError of an error naming g: %#v, want concurrent_modification naming g", err)
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
@@ -255,14 +254,7 @@ func (r *run) readInput(path string) (*reference.Input, error) {
 	}
 	f, err := os.Open(r.abs(path))
 	if err != nil {
-		code := reference.IOError
-		switch {
-		case errors.Is(err, os.ErrNotExist), errors.Is(err, syscall.ENOTDIR): // a file on the way
-			code = reference.FileNotFound
-		case errors.Is(err, os.ErrPermission):
-			code = reference.PermissionDenied
-		}
-		return nil, &reference.Error{Code: code, Phase: "io", Path: path, Message: err.Error(), Err: err}
+		return nil, reference.FileError(err, path, "io")
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err == nil && info.IsDir() {
