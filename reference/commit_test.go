@@ -77,9 +77,7 @@ func TestCommitLongName(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{name: "alpha\nomega\ntarget\nmove me\n"}
-	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
-		t.Errorf("tree (-want +got):\n%s", diff)
-	}
+	wantTree(t, root, want)
 	create := section("/dev/null", "b/d/"+name, sha("x\n"), "") + "@@ -0,0 +1,1 @@ blockpatch-target id=move-1\n+x\n"
 	if err := applyOnDisk(t, root, create, nil); err != nil {
 		t.Fatal(err)
@@ -139,9 +137,7 @@ func TestCommitInterrupted(t *testing.T) {
 			if !strings.Contains(err.Error(), "signal terminated") {
 				t.Errorf("message %q does not name the cause", err)
 			}
-			if diff := cmp.Diff(files, readTree(t, root)); diff != "" {
-				t.Errorf("tree (-want +got):\n%s", diff)
-			}
+			wantTree(t, root, files)
 		})
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 )
 
@@ -72,9 +71,7 @@ func TestCreateWithoutRenameNoReplace(t *testing.T) {
 		} else {
 			must(t, err)
 		}
-		if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
-			t.Errorf("tree after the creation (-want +got):\n%s", diff)
-		}
+		wantTree(t, root, want)
 		return
 	}
 	t.Parallel()

@@ -10,19 +10,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// tally counts an occurrence at r into m for the oracles below, written
+// apart from the searches they judge: false, with m truncated, once
+// MatchCountLimit are counted and r is one more.
+func tally(m *Matches, r Range) bool {
+	if m.Count == MatchCountLimit {
+		m.Truncated = true
+		return false
+	}
+	m.Count++
+	if len(m.Ranges) < MaxReportedRanges {
+		m.Ranges = append(m.Ranges, r)
+	}
+	return true
+}
+
 // naiveFind is the quadratic oracle: try every offset.
 func naiveFind(data, needle []byte) Matches {
 	var m Matches
 	for i := 0; i+len(needle) <= len(data); i++ {
-		if bytes.Equal(data[i:i+len(needle)], needle) {
-			if m.Count == MatchCountLimit {
-				m.Truncated = true
-				break
-			}
-			m.Count++
-			if len(m.Ranges) < MaxReportedRanges {
-				m.Ranges = append(m.Ranges, Range{i, i + len(needle)})
-			}
+		if bytes.Equal(data[i:i+len(needle)], needle) && !tally(&m, Range{i, i + len(needle)}) {
+			break
 		}
 	}
 	return m
@@ -144,13 +152,8 @@ func TestEnvelopesAgreeWithOracle(t *testing.T) {
 			if a < 0 {
 				break
 			}
-			if want.Count == MatchCountLimit {
-				want.Truncated = true
+			if !tally(&want, Range{b, end + a + len(after)}) {
 				break
-			}
-			want.Count++
-			if len(want.Ranges) < MaxReportedRanges {
-				want.Ranges = append(want.Ranges, Range{b, end + a + len(after)})
 			}
 		}
 		if diff := cmp.Diff(want, envelopes(data, before, after, nil)); diff != "" {
@@ -364,13 +367,8 @@ func indexOracle(data, needle []byte) Matches {
 		if i < 0 {
 			break
 		}
-		if m.Count == MatchCountLimit {
-			m.Truncated = true
+		if !tally(&m, Range{from + i, from + i + len(needle)}) {
 			break
-		}
-		m.Count++
-		if len(m.Ranges) < MaxReportedRanges {
-			m.Ranges = append(m.Ranges, Range{from + i, from + i + len(needle)})
 		}
 		from += i + 1
 	}

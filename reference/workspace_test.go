@@ -64,6 +64,15 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// wantTree fails t with the difference when the tree under root is not
+// want, as readTree reads it (a temp file left behind shows too).
+func wantTree(t *testing.T, root string, want map[string]string) {
+	t.Helper()
+	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+}
+
 // TestWorkspaceReadErrors checks the codes upstream 1.1.0 gives for
 // operation paths: any symlink component is symlink_path, a file used as a
 // folder is file_not_found, escaping paths are path_outside_cwd.
@@ -222,9 +231,7 @@ func TestCommitWritesAndModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"a": "s\n", "b": "t\none\ntwo\nthree\n"}
-	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
-		t.Errorf("tree (-want +got):\n%s", diff) // also proves no temp file is left
-	}
+	wantTree(t, root, want) // also proves no temp file is left
 	if info, _ := os.Stat(filepath.Join(root, "b")); info.Mode().Perm() != 0o750 {
 		t.Errorf("replaced file mode %v, want 0750", info.Mode().Perm())
 	}
@@ -276,9 +283,7 @@ func TestCommitConcurrentModification(t *testing.T) {
 			writeTree(t, root, tt.files)
 			err := applyOnDisk(t, root, tt.patch, func() { tt.change(root) })
 			wantCode(t, err, ConcurrentModification)
-			if diff := cmp.Diff(tt.want, readTree(t, root)); diff != "" {
-				t.Errorf("tree (-want +got):\n%s", diff)
-			}
+			wantTree(t, root, tt.want)
 		})
 	}
 }
@@ -296,9 +301,7 @@ func TestCommitStagingFailureLeavesNothing(t *testing.T) {
 	err := applyOnDisk(t, root, patch, nil)
 	wantCode(t, err, PermissionDenied)
 	want := map[string]string{"a": "s\none\ntwo\nthree\n", "ro/": "", "ro/b": "t\n"}
-	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
-		t.Errorf("tree (-want +got):\n%s", diff)
-	}
+	wantTree(t, root, want)
 }
 
 // TestNewWorkspace: as in upstream 1.1.0, --cwd is judged when the first

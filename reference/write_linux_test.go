@@ -85,9 +85,7 @@ func TestCommitRenameFails(t *testing.T) {
 	defer setImmutable(t, filepath.Join(root, "b"), false)
 	err := applyOnDisk(t, root, crossFile, func() { setImmutable(t, filepath.Join(root, "b"), true) })
 	wantCode(t, err, PermissionDenied)
-	if diff := cmp.Diff(files, readTree(t, root)); diff != "" {
-		t.Errorf("tree (-want +got):\n%s", diff) // also proves no temp file is left
-	}
+	wantTree(t, root, files) // also proves no temp file is left
 }
 
 // TestCommitInterruptedAndChanged: a Commit stopped before its re-check
@@ -102,9 +100,7 @@ func TestCommitInterruptedAndChanged(t *testing.T) {
 	}
 	wantCode(t, ws.CommitContext(ctx, plan.Changes), IOError)
 	want := map[string]string{"a": "s\none\ntwo\nthree\n", "b": "T\n"}
-	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
-		t.Errorf("tree (-want +got):\n%s", diff)
-	}
+	wantTree(t, root, want)
 }
 
 // stopAtSecondLook is a context that is done from the second time Commit
@@ -142,9 +138,7 @@ func TestCommitInterruptedWaitingForLock(t *testing.T) {
 		return ws.CommitContext(ctx, plan.Changes)
 	})
 	wantCode(t, err, IOError)
-	if diff := cmp.Diff(files, readTree(t, root)); diff != "" {
-		t.Errorf("tree (-want +got):\n%s", diff)
-	}
+	wantTree(t, root, files)
 }
 
 // TestLockDirs: lockDirs holds an exclusive lock on each distinct folder it
@@ -264,9 +258,7 @@ func TestCommitFolderChanged(t *testing.T) {
 				return ws.Commit(plan.Changes)
 			})
 			wantCode(t, err, ConcurrentModification)
-			if diff := cmp.Diff(tt.want, readTree(t, root)); diff != "" {
-				t.Errorf("tree (-want +got):\n%s", diff)
-			}
+			wantTree(t, root, tt.want)
 		})
 	}
 }
@@ -282,9 +274,7 @@ func TestCommitDestinationSymlinkedMeanwhile(t *testing.T) {
 	err := applyOnDisk(t, root, create, func() { must(t, os.Symlink("holder.txt", filepath.Join(root, "new.txt"))) })
 	wantCode(t, err, ConcurrentModification)
 	want := map[string]string{"holder.txt": "x\n", "new.txt": "->holder.txt"}
-	if diff := cmp.Diff(want, readTree(t, root)); diff != "" {
-		t.Errorf("tree (-want +got):\n%s", diff)
-	}
+	wantTree(t, root, want)
 }
 
 // TestEnterSwappedFolder: a folder swapped for another between its Lstat
@@ -404,9 +394,7 @@ func TestReplaceAfterReCheck(t *testing.T) {
 				s.dir.root.Remove(s.temp)
 			}
 			wantCode(t, err, ConcurrentModification)
-			if diff := cmp.Diff(tt.want, readTree(t, root)); diff != "" {
-				t.Errorf("tree (-want +got):\n%s", diff)
-			}
+			wantTree(t, root, tt.want)
 		})
 	}
 }
