@@ -47,7 +47,7 @@ func (o Option) Takes(command string) bool { return slices.Contains(o.Commands, 
 // embedded bytes, so a failure cannot ship, and the table is then empty.
 var options = sync.OnceValue(func() []Option {
 	var out []Option
-	if err := json.Unmarshal(load().Options, &out); err != nil {
+	if err := json.Unmarshal(loadHead().Options, &out); err != nil {
 		return nil
 	}
 	return out

@@ -51,6 +51,22 @@ func TestIndexDecodesStrictly(t *testing.T) {
 	}
 }
 
+// TestHeadIsTheIndexWithoutRequirements: what the CLI's start decodes is
+// every member of the index but the requirements, as a full decode reads
+// them.
+func TestHeadIsTheIndexWithoutRequirements(t *testing.T) {
+	t.Parallel()
+	full, head := load(), loadHead()
+	if head.Version != full.Version || !slices.Equal(head.Profiles, full.Profiles) ||
+		!slices.Equal(head.ErrorCodes, full.ErrorCodes) || string(head.Options) != string(full.Options) {
+		t.Errorf("head: version %q, profiles %q, codes %q, options %s\nfull: version %q, profiles %q, codes %q, options %s",
+			head.Version, head.Profiles, head.ErrorCodes, head.Options, full.Version, full.Profiles, full.ErrorCodes, full.Options)
+	}
+	if len(full.Options) == 0 || len(full.ErrorCodes) == 0 || len(head.Requirements) != 0 {
+		t.Errorf("%d bytes of options, %d codes, %d requirements in the head", len(full.Options), len(full.ErrorCodes), len(head.Requirements))
+	}
+}
+
 func TestMarkdownMatchesAPI(t *testing.T) {
 	t.Parallel()
 	doc := parseMarkdown(t)

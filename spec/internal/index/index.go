@@ -52,6 +52,38 @@ func Once(data []byte) func() *Index {
 	})
 }
 
+// OnceHead returns a function that decodes, the first time it is called,
+// the members of data that come before its requirements, leaving
+// Requirements empty: the reference CLI reads the options and the error
+// codes on every start, and the requirements, nearly all of the bytes,
+// would cost it more than a millisecond to decode. The generator writes
+// the requirements last.
+func OnceHead(data []byte) func() *Index {
+	return sync.OnceValue(func() *Index {
+		ix := new(Index)
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return ix
+		}
+		member := map[string]any{"version": &ix.Version, "profiles": &ix.Profiles,
+			"error_codes": &ix.ErrorCodes, "options": &ix.Options}
+		for dec.More() {
+			t, err := dec.Token()
+			if err != nil || t == "requirements" {
+				break
+			}
+			var v any = new(json.RawMessage) // a member this version does not read
+			if m, ok := member[t.(string)]; ok {
+				v = m
+			}
+			if dec.Decode(v) != nil {
+				return new(Index)
+			}
+		}
+		return ix
+	})
+}
+
 // Lookup returns the requirement with the given ID.
 func (ix *Index) Lookup(id string) (Requirement, bool) {
 	r, ok := ix.byID[id]

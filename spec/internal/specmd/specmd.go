@@ -407,6 +407,7 @@ func (d *Document) Encode() ([]byte, error) {
 		}
 		b.WriteString("\n  ]")
 	}
+	// The requirements come last: index.OnceHead stops reading there.
 	b.WriteString(",\n  \"requirements\": [")
 	for i, r := range d.Requirements {
 		if i > 0 {
