@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -58,4 +59,65 @@ func keepOwner(f *os.File, was fs.FileInfo) {
 	if f.Chown(int(st.Uid), int(st.Gid)) != nil {
 		f.Chown(-1, int(st.Gid))
 	}
+}
+
+// writeback pushes the pages of a file being written to disk on its own
+// goroutine, up to the length the writer last reported, so that the
+// writing and the disk's work overlap. It is advice: what it does not
+// push, the system writes later, and its failures are the system's to
+// report to whoever syncs the file.
+type writeback struct {
+	rc   syscall.RawConn
+	end  atomic.Int64  // what the writer has written
+	wake chan struct{} // a new end, or closed: stop
+	done chan struct{}
+}
+
+// startWriteback starts pushing f's pages to disk as upTo reports them
+// written. stop must be called before f closes.
+func startWriteback(f *os.File) *writeback {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	wb := &writeback{rc: rc, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go wb.run()
+	return wb
+}
+
+func (wb *writeback) run() {
+	defer close(wb.done)
+	var from int64
+	for range wb.wake {
+		end := wb.end.Load()
+		if end == from { // a wake-up for an end already pushed; 0 bytes would mean all
+			continue
+		}
+		wb.rc.Control(func(fd uintptr) {
+			unix.SyncFileRange(int(fd), from, end-from, unix.SYNC_FILE_RANGE_WRITE)
+		})
+		from = end
+	}
+}
+
+// upTo reports f written up to end.
+func (wb *writeback) upTo(end int64) {
+	if wb == nil {
+		return
+	}
+	wb.end.Store(end)
+	select {
+	case wb.wake <- struct{}{}:
+	default: // the goroutine has a wake-up pending and will load end
+	}
+}
+
+// stop returns once the goroutine is done with f, leaving the rest to the
+// system.
+func (wb *writeback) stop() {
+	if wb == nil {
+		return
+	}
+	close(wb.wake)
+	<-wb.done
 }

@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"context"
 	"io"
 	"io/fs"
 	"os"
@@ -126,44 +125,29 @@ func (m *mapping) offsetOf(d []byte) (int, bool) {
 	return off, ok
 }
 
-// writeSegment writes d, a slice of a new file's content, to f in chunks,
-// looking at ctx between them. A stretch of a mapped file is copied from
-// the file itself, by the system where it can (copy_file_range, as cp
-// does), without passing through this process; a file that shrank since
-// is concurrent_modification.
-func (w *Workspace) writeSegment(ctx context.Context, f *os.File, d []byte) error {
-	var from *mapping
-	off := 0
-	for _, m := range w.maps {
-		if o, ok := m.offsetOf(d); ok && len(d) >= copyThreshold {
-			from, off = m, o
-			break
+// writeSegment writes d, a slice of a new file's content, to f. A stretch
+// of a mapped file is copied from the file itself, by the system where it
+// can (copy_file_range, as cp does), without passing through this process;
+// a file that shrank since is concurrent_modification.
+func (w *Workspace) writeSegment(f *os.File, d []byte) error {
+	if len(d) >= copyThreshold {
+		for _, m := range w.maps {
+			if off, ok := m.offsetOf(d); ok {
+				return copyFrom(f, m, off, len(d))
+			}
 		}
 	}
-	for len(d) > 0 {
-		if err := interrupted(ctx); err != nil {
-			return err
-		}
-		n := min(len(d), stageChunk)
-		if err := writeFrom(f, from, off, d[:n]); err != nil {
-			return err
-		}
-		d, off = d[n:], off+n
-	}
-	return nil
+	_, err := f.Write(d)
+	return err
 }
 
-// writeFrom writes d to f, copying it from m's file at off when m is set.
-func writeFrom(f *os.File, m *mapping, off int, d []byte) error {
-	if m == nil {
-		_, err := f.Write(d)
-		return err
-	}
+// copyFrom appends n bytes of m's file from off to f.
+func copyFrom(f *os.File, m *mapping, off, n int) error {
 	if _, err := m.file.Seek(int64(off), io.SeekStart); err != nil {
 		return err
 	}
-	n, err := io.Copy(f, &io.LimitedReader{R: m.file, N: int64(len(d))})
-	if err == nil && n != int64(len(d)) {
+	copied, err := io.Copy(f, &io.LimitedReader{R: m.file, N: int64(n)})
+	if err == nil && copied != int64(n) {
 		err = &Error{Code: ConcurrentModification, Phase: "io",
 			Message: m.file.Name() + " shrank while it was being copied"}
 	}

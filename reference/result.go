@@ -70,13 +70,18 @@ type Change struct {
 
 // Bytes joins the change's data.
 func (c Change) Bytes() []byte {
-	n := 0
-	for _, d := range c.Data {
-		n += len(d)
-	}
-	out := make([]byte, 0, n)
+	out := make([]byte, 0, c.size())
 	for _, d := range c.Data {
 		out = append(out, d...)
 	}
 	return out
+}
+
+// size is the length of the change's new content.
+func (c Change) size() int {
+	n := 0
+	for _, d := range c.Data {
+		n += len(d)
+	}
+	return n
 }
