@@ -19,7 +19,8 @@ import (
 // childEnv makes the test binary run as the blockpatch CLI, so the tests
 // here can start real blockpatch processes; childMemoryEnv caps the child's
 // address space (bytes), so a run that reads without bound fails fast
-// instead of taking the machine's memory.
+// instead of taking the machine's memory (not under the race detector:
+// raceEnabled).
 const (
 	childEnv       = "BLOCKPATCH_CLI_TEST_CHILD"
 	childMemoryEnv = "BLOCKPATCH_CLI_TEST_MAX_MEMORY"
@@ -27,7 +28,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
-		if v := os.Getenv(childMemoryEnv); v != "" {
+		if v := os.Getenv(childMemoryEnv); v != "" && !raceEnabled {
 			n, _ := strconv.ParseUint(v, 10, 64)
 			syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: n, Max: n})
 		}
