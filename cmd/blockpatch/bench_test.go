@@ -31,10 +31,10 @@ import (
 // time divided by cp's; x-floor, for apply, the same divided by the time of
 // replacing the files by a copy of themselves (replaceByCopy), and
 // floor-x-cp that time divided by cp's; x-floor-cmd the same against that
-// replacement made by the commands cp and mv (replaceByCommands); maxrss/file is the command's peak
-// resident memory divided by the size of the files touched (the largest of
-// the iterations); ms/MiB is the median wall time per MiB touched, flat
-// across sizes when time is linear.
+// replacement made by the commands cp and mv (replaceByCommands);
+// maxrss/file is the command's peak resident memory divided by the size of
+// the files touched (the largest of the iterations); ms/MiB is the median
+// wall time per MiB touched, flat across sizes when time is linear.
 
 // benchSizes are the file sizes in MiB.
 var benchSizes = []int{1, 16, 64}
@@ -244,7 +244,7 @@ func replaceByCommands(b *testing.B, paths []string) time.Duration {
 
 // benchCommand times the command made by args, next to cp of the files
 // the move touches (to new files) and, when the command replaces them,
-// next to replaceByCopy of those copies.
+// next to replaceByCopy and replaceByCommands of those copies.
 func benchCommand(b *testing.B, shape benchshape.Shape, size int, replaces bool, args func(dir string, i int) []string) {
 	bin := cliBinary(b)
 	dir, touched := benchTree(b, shape, size)

@@ -69,11 +69,12 @@ func OnceHead(data []byte) func() *Index {
 			"error_codes": &ix.ErrorCodes, "options": &ix.Options}
 		for dec.More() {
 			t, err := dec.Token()
-			if err != nil || t == "requirements" {
+			key, _ := t.(string)
+			if err != nil || key == "requirements" {
 				break
 			}
 			var v any = new(json.RawMessage) // a member this version does not read
-			if m, ok := member[t.(string)]; ok {
+			if m, ok := member[key]; ok {
 				v = m
 			}
 			if dec.Decode(v) != nil {
