@@ -16,9 +16,28 @@ import (
 // instead of ending the program.
 type inputMemory struct{ m []byte }
 
+// hugeInput is the size from which an input's memory asks for huge pages
+// (MADV_HUGEPAGE) before they are taken: one 2 MiB page costs the system
+// far less to hand out than 512 small ones, and the parse and the
+// searches that read the input miss the address cache less. On the 89 MB
+// patch of the one-line benchmark shape, check takes 75 ms instead of 95.
+const hugeInput = 4 << 20
+
 func allocInput(size int) (inputMemory, error) {
-	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_POPULATE)
-	return inputMemory{m}, err
+	if size < hugeInput {
+		m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_POPULATE)
+		return inputMemory{m}, err
+	}
+	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		return inputMemory{}, err
+	}
+	// Both are advice: without huge pages the small ones serve, and a
+	// kernel before 5.14 (no MADV_POPULATE_WRITE) hands the pages out as
+	// the read fills them.
+	unix.Madvise(m, unix.MADV_HUGEPAGE)
+	unix.Madvise(m, unix.MADV_POPULATE_WRITE)
+	return inputMemory{m}, nil
 }
 
 func (m *inputMemory) bytes() []byte { return m.m }

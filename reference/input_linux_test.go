@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,6 +24,33 @@ func TestReadLimitedKeepsOnlyItsBytes(t *testing.T) {
 			t.Errorf("%d bytes read: %d bytes of memory kept, want %d", n, got, n)
 		}
 		must(t, in.Release())
+	}
+}
+
+// TestReadLimitedHugeInput: inputs around hugeInput, whose memory asks
+// for huge pages and is populated by madvise, read whole, byte for byte,
+// from a file (memory of the file's size and one byte) and from a stream
+// (memory grown by doubling, then cut down).
+func TestReadLimitedHugeInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, n := range []int{hugeInput - 2, hugeInput - 1, hugeInput, 3*hugeInput + 5} {
+		line := []byte("huge\r\n\xff line\n")
+		want := bytes.Repeat(line, n/len(line)+1)[:n]
+		path := filepath.Join(dir, strconv.Itoa(n))
+		must(t, os.WriteFile(path, want, 0o644))
+		f, err := os.Open(path)
+		must(t, err)
+		for _, r := range []io.Reader{f, bytes.NewReader(want)} {
+			in, err := ReadLimited(r, 1<<30, "stdin")
+			must(t, err)
+			if !bytes.Equal(in.Bytes(), want) || len(in.mem.bytes()) != n {
+				t.Errorf("%T of %d bytes: %d bytes read, %d of memory kept, equal: %v",
+					r, n, len(in.Bytes()), len(in.mem.bytes()), bytes.Equal(in.Bytes(), want))
+			}
+			must(t, in.Release())
+		}
+		f.Close()
 	}
 }
 
