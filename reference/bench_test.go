@@ -294,3 +294,14 @@ func reportCPU(b *testing.B, start time.Duration, bytes int64) {
 		b.ReportMetric(float64(bytes)*float64(b.N)/1e6/d.Seconds(), "cpu-MB/s")
 	}
 }
+
+// BenchmarkPairVectorCall measures one call of the prefilter's vector loop
+// over two blocks with no candidate: the cost each candidate adds when
+// candidates are close, as on log lines. A setup that mixes legacy SSE
+// and 256-bit instructions made it 280 ns on this VM; it is about 4.
+func BenchmarkPairVectorCall(b *testing.B) {
+	data := bytes.Repeat([]byte("abcdefgh"), 64)
+	for b.Loop() {
+		pairVector(data, 0, 63, 0, 1, 2, 'x', 'y', 'z')
+	}
+}

@@ -66,12 +66,13 @@ const (
 	// A first byte seen more often than once in byteRare bytes of the
 	// sample is searched by pairs rather than by IndexByte, whose calls
 	// cost more than the vector loop's passing the bytes between them.
-	// Measured in turn on the benchmark's shapes (whole-process CPU, a
-	// loaded machine): 48 kept periodic text (a byte every 80) on
-	// IndexByte, at twice the CPU; 512 put log lines (every 117) on the
-	// pairs, at 1.3x; 96 is as good as the better of the two on both,
-	// within 1.2x on the other shapes.
-	byteRare = 96
+	// Measured on the benchmark's shapes at 64 MiB (BenchmarkShapes find,
+	// wall GB/s), once the vector loop's calls cost 4 ns instead of 280
+	// (search_amd64.s): 96 left log lines (a first byte every 117) and
+	// words on IndexByte at 15 and 20 GB/s, where 512 to 8192 take them to
+	// 27-29 and keep every other shape where it was; with pairs always,
+	// filler (a byte every few KiB) falls from 43 to 29.
+	byteRare = 2048
 	// The prefilter is judged every preJudge calls: it stays on while its
 	// jumps average at least preMinSkip positions, and after it is turned
 	// off Two-Way searches preRetry bytes before trying it again.
