@@ -35,8 +35,11 @@ func Format(p *Patch) []byte {
 	}
 	// Not Grow: it clears the memory it adds, and a fresh allocation
 	// needs no clearing (a clear of this size, page by page, cannot be
-	// interrupted and stalls a garbage collection meanwhile).
-	b := bytes.NewBuffer(make([]byte, 0, size))
+	// interrupted and stalls a garbage collection meanwhile). A large one
+	// is taken at once, in huge pages (populate).
+	buf := make([]byte, 0, size)
+	populate(buf[:size])
+	b := bytes.NewBuffer(buf)
 	for i, s := range p.Sections {
 		if i > 0 {
 			b.WriteByte('\n')
