@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"io"
 	"strconv"
 )
 
@@ -35,11 +36,61 @@ func Format(p *Patch) []byte {
 	}
 	// Not Grow: it clears the memory it adds, and a fresh allocation
 	// needs no clearing (a clear of this size, page by page, cannot be
-	// interrupted and stalls a garbage collection meanwhile). A large one
-	// is taken at once, in huge pages (populate).
-	buf := make([]byte, 0, size)
-	populate(buf[:size])
-	b := bytes.NewBuffer(buf)
+	// interrupted and stalls a garbage collection meanwhile).
+	b := bytes.NewBuffer(make([]byte, 0, size))
+	formatTo(b, p)
+	return b.Bytes()
+}
+
+// WritePatch writes Format(p) to w a piece at a time (a header, a line's
+// prefix, a line), holding no document: a planned patch's lines are
+// slices of the files it was planned from, so writing out a patch as
+// large as its file costs no second copy of it (plan on a file of one long
+// line, issue 23). No rune is split between two pieces: each ends with
+// or before an ASCII byte (a prefix, a newline). It returns w's first
+// error, after which nothing more is written.
+func WritePatch(w io.Writer, p *Patch) error {
+	sw := &stickyWriter{w: w}
+	formatTo(sw, p)
+	return sw.err
+}
+
+// documentWriter is what a document is rendered to: a bytes.Buffer, or
+// a stickyWriter around a stream.
+type documentWriter interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+}
+
+// stickyWriter passes writes to w until one fails, then keeps that error
+// and drops every later write.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(b []byte) (int, error) {
+	if s.err == nil {
+		_, s.err = s.w.Write(b)
+	}
+	return len(b), nil
+}
+
+func (s *stickyWriter) WriteString(str string) (int, error) {
+	if s.err == nil {
+		_, s.err = io.WriteString(s.w, str)
+	}
+	return len(str), nil
+}
+
+func (s *stickyWriter) WriteByte(c byte) error {
+	s.Write([]byte{c})
+	return nil
+}
+
+// formatTo renders p as Format describes.
+func formatTo(b documentWriter, p *Patch) {
 	for i, s := range p.Sections {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -60,10 +111,9 @@ func Format(p *Patch) []byte {
 			formatHunk(b, p.ID, h)
 		}
 	}
-	return b.Bytes()
 }
 
-func formatHunk(b *bytes.Buffer, id string, h *Hunk) {
+func formatHunk(b documentWriter, id string, h *Hunk) {
 	// The counts come from the bytes, not from h: Parse accepts a marker
 	// inside a part or a context line with no bytes, and the rendered
 	// document must still parse.
@@ -105,7 +155,7 @@ func formatHunk(b *bytes.Buffer, id string, h *Hunk) {
 
 // formatLines writes data as body lines with the given prefix, marking a
 // last line that has no "\n".
-func formatLines(b *bytes.Buffer, prefix byte, data []byte) {
+func formatLines(b documentWriter, prefix byte, data []byte) {
 	for len(data) > 0 {
 		b.WriteByte(prefix)
 		i := bytes.IndexByte(data, '\n')

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"strconv"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -85,25 +84,4 @@ func newInputBudget() inputBudget {
 		}
 	}
 	return inputBudget{left: int64(lim.Cur) - used}
-}
-
-// populate takes, at once and in huge pages where the system gives them,
-// the memory of b, a fresh Go allocation of at least hugeInput bytes about
-// to be written whole (the rendered patch, which on the one-line shape of
-// issue 23 is 85 MB): taken a small page at a time, as writing it would,
-// its faults took plan 0.47 s, 0.19 s in huge pages. Only b's 2 MiB-aligned
-// interior is advised. The region is then marked not to be made huge
-// again: the pages taken stay huge while b lives, and once the runtime
-// reuses the memory for small objects, the system's background collapse
-// (khugepaged) does not fill whole huge pages around them.
-func populate(b []byte) {
-	const huge = 2 << 20
-	if len(b) < hugeInput {
-		return
-	}
-	lo := int((huge - uintptr(unsafe.Pointer(unsafe.SliceData(b)))%huge) % huge)
-	m := b[lo : lo+(len(b)-lo)/huge*huge]
-	unix.Madvise(m, unix.MADV_HUGEPAGE)
-	unix.Madvise(m, unix.MADV_POPULATE_WRITE)
-	unix.Madvise(m, unix.MADV_NOHUGEPAGE)
 }

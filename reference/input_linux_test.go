@@ -54,28 +54,6 @@ func TestReadLimitedHugeInput(t *testing.T) {
 	}
 }
 
-// TestPopulateKeepsBytes: populate advises only memory inside b, whatever
-// b's alignment, and keeps the bytes b holds (taking pages that are there
-// changes nothing; advice that drops pages would zero them).
-func TestPopulateKeepsBytes(t *testing.T) {
-	t.Parallel()
-	for _, n := range []int{hugeInput - 1, hugeInput, 3*hugeInput + 5} {
-		for _, skip := range []int{0, 1, 4093, 2<<20 - 1} {
-			mem := make([]byte, n+skip+1)
-			for i := range mem {
-				mem[i] = byte(i % 251)
-			}
-			b := mem[skip : skip+n]
-			populate(b)
-			for i := range mem {
-				if mem[i] != byte(i%251) {
-					t.Fatalf("%d bytes at offset %d: byte %d is %d after populate, want %d", n, skip, i, mem[i], i%251)
-				}
-			}
-		}
-	}
-}
-
 // processSize is the process's size now, from /proc/self/statm.
 func processSize(t *testing.T) int64 {
 	t.Helper()

@@ -58,23 +58,38 @@ func EvaluateRequest(req *Request, files Files) (*Plan, error) {
 // error is returned when it fails. Bytes the patch would have to show that
 // are not UTF-8 are invalid_utf8 (phase "render").
 func PlanRequest(req *Request, files Files) (*Plan, error) {
-	p, err := plan(req, files)
+	out, doc, err := PlanDocument(req, files)
 	if err != nil {
 		return nil, err
 	}
-	text, err := p.render()
-	if err != nil {
-		return nil, err
-	}
-	out := p.result()
-	if err := p.selfCheck(text, out); err != nil {
-		return nil, err
-	}
+	text := Format(doc)
 	// text is not written again: the string shares its bytes, so a patch
 	// as large as its file costs no second copy (issue 23).
 	patch := unsafe.String(unsafe.SliceData(text), len(text))
 	out.Result.Patch = &patch
 	return out, nil
+}
+
+// PlanDocument is PlanRequest without the text: the plan, whose
+// Result.Patch is nil, and the patch itself, self-checked, to be rendered
+// by Format or written out by WritePatch. The patch's lines are slices of
+// the files read, valid while their bytes are. A caller that writes the
+// patch out (the CLI's plan) thus holds no document as large as the file
+// beside the file (issue 23).
+func PlanDocument(req *Request, files Files) (*Plan, *Patch, error) {
+	p, err := plan(req, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := p.render()
+	if err != nil {
+		return nil, nil, err
+	}
+	out := p.result()
+	if err := p.selfCheck(doc, out); err != nil {
+		return nil, nil, err
+	}
+	return out, doc, nil
 }
 
 func plan(req *Request, files Files) (*planner, error) {
@@ -415,8 +430,22 @@ func (p *planner) warnings() []Warning {
 // the plan was made from, and compares its outcome with the plan's. A
 // refusal is returned as check gives it; another outcome is
 // unexpected_error, a bug.
-func (p *planner) selfCheck(text []byte, want *Plan) error {
-	got, err := Check(text, p.tree, Options{Strip: 1})
+//
+// It renders and parses the patch's outline (every body line cut to one
+// byte: the headers, counts and markers as rendered), whose parse fails
+// exactly where the whole text's would, since Parse reads nothing of a body
+// line past its prefix; then it evaluates the patch itself, which is what
+// parsing the whole text gives back (TestFormatRoundTrip). So no text as
+// large as the file is made to be checked.
+func (p *planner) selfCheck(doc *Patch, want *Plan) error {
+	if _, err := Parse(Format(outline(doc))); err != nil {
+		return err
+	}
+	m, err := doc.Resolve(1)
+	if err != nil {
+		return err
+	}
+	got, err := Evaluate(m, p.tree)
 	if err != nil {
 		return err
 	}
@@ -433,6 +462,34 @@ func (p *planner) selfCheck(text []byte, want *Plan) error {
 			Message: "internal error: the rendered patch failed its self-check: " + why}
 	}
 	return nil
+}
+
+// outline returns a copy of p whose body lines hold one byte each, every
+// line keeping its newline or its lack of one: Format makes of it a
+// document with p's headers, counts and markers.
+func outline(p *Patch) *Patch {
+	o := *p
+	o.Sections = make([]*Section, len(p.Sections))
+	for i, s := range p.Sections {
+		so := *s
+		so.Hunks = make([]*Hunk, len(s.Hunks))
+		for j, h := range s.Hunks {
+			ho := *h
+			ho.Before, ho.Payload, ho.After = outlineLines(h.Before), outlineLines(h.Payload), outlineLines(h.After)
+			so.Hunks[j] = &ho
+		}
+		o.Sections[i] = &so
+	}
+	return &o
+}
+
+// outlineLines is data's body lines, each cut to one byte.
+func outlineLines(data []byte) []byte {
+	out := bytes.Repeat([]byte("x\n"), bodyLines(data))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		out = out[:len(out)-1]
+	}
+	return out
 }
 
 // payloadSHA256 is the payload's hash, computed once: the hash check, the

@@ -288,6 +288,16 @@ func checkPlannedMove(c moveCase, st *propertyStats) *gopter.PropResult {
 	// check must give the move. Upstream's context does not promise that
 	// a retry or -R succeeds, so neither is asserted.
 	req, _ := DecodeRequest(data)
+	// The self-check parses the patch's outline and evaluates the patch
+	// itself: it must refuse exactly what check of the whole text does.
+	if p, err := planOf(req, tree); err == nil {
+		if doc, err := p.render(); err == nil {
+			_, textErr := Check(Format(doc), p.tree, Options{Strip: 1})
+			if selfErr := p.selfCheck(doc, p.result()); CodeOf(selfErr) != CodeOf(textErr) {
+				return failf("request %s: the self-check gives %q, check of the text %q", data, CodeOf(selfErr), CodeOf(textErr))
+			}
+		}
+	}
 	planned, err := PlanRequest(req, tree)
 	if err != nil {
 		if CodeOf(err) == UnexpectedError {
@@ -308,6 +318,9 @@ func checkPlannedMove(c moveCase, st *propertyStats) *gopter.PropResult {
 	st.reversed++
 	return pass
 }
+
+// planOf is the planner's plan, which the property's variable hides.
+var planOf = plan
 
 // TestPlannerProperty runs the planner over generated trees and requests.
 // The seed is fixed so runs repeat; -seed=N explores others, and a failure

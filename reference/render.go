@@ -26,8 +26,8 @@ import (
 // such a plan with target_overlaps_source although move accepts it; plan
 // is documented as move --diff, so the reference plans what move does.
 
-// render builds both hunks and the patch text.
-func (p *planner) render() ([]byte, error) {
+// render builds both hunks and the patch.
+func (p *planner) render() (*Patch, error) {
 	src, dst := p.sh.src, p.sh.dst
 	same := src == dst
 	ds, dt := p.tree[src], p.tree[dst]
@@ -89,7 +89,7 @@ func (p *planner) render() ([]byte, error) {
 	case ShapeDelete:
 		m.Dst = m.Src
 	}
-	return Format(m.Patch()), nil
+	return m.Patch(), nil
 }
 
 // Hunk numbers follow upstream: the old start is the line of the hunk's

@@ -176,11 +176,12 @@ func (r *run) patch() error {
 	if err != nil {
 		return err
 	}
-	return r.finish(ws, plan, dry)
+	return r.finish(ws, plan, nil, dry)
 }
 
-// finish commits a plan unless told not to, and prints the result.
-func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) error {
+// finish commits a plan unless told not to, and prints the result, with
+// doc as its patch when plan rendered one.
+func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, doc *reference.Patch, dry bool) error {
 	r.finishing()
 	if !dry {
 		if err := reference.Apply(r.ctx, ws, plan); err != nil {
@@ -188,7 +189,7 @@ func (r *run) finish(ws *reference.Workspace, plan *reference.Plan, dry bool) er
 		}
 	}
 	if r.o.jsonOutput {
-		return writeResult(r.env.Stdout, plan.Result)
+		return writeResult(r.env.Stdout, plan.Result, doc)
 	}
 	return r.human(plan.Result)
 }

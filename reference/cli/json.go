@@ -4,53 +4,42 @@ import (
 	"encoding/json"
 	"io"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
-// largePatch is the length from which writeResult writes the patch of a
-// result itself rather than through encoding/json.
+// largePatch is the length of the stretches in which writeResult writes
+// a patch: past the first, it asks for a wider pipe (widenPipe).
 const largePatch = 1 << 20
 
-// writeResult writes res as writeJSON does, byte for byte. A large patch
-// (plan on a file as large as the patch) is escaped here, eight bytes at
-// a time past the bytes that need no escape, and written a stretch at a
-// time: encoding/json looks at each byte in turn and builds the whole
-// document in a buffer grown by copying, several times the cost of the
-// plan itself and more memory than the file (issue 23). patch is the last
-// member but warnings, so the rest is marshalled without both and they are
-// written after it.
-func writeResult(w io.Writer, res reference.Result) error {
-	if res.Patch == nil || len(*res.Patch) < largePatch {
+// writeResult writes res with doc, plan's patch, as its patch member, as
+// writeJSON writes the result whose Patch is Format(doc), byte for byte;
+// with no doc it is writeJSON. The patch is escaped as it is rendered
+// (WritePatch), eight bytes at a time past the bytes that need no escape,
+// and written a stretch at a time: it is never held whole, so plan on a
+// file of one long line holds the file and not also a document as large
+// as it, and encoding/json's escaping, a byte at a time into a buffer
+// grown by copying, is not paid (issue 23). patch is the last member but
+// warnings, so the rest is marshalled without both and they are written
+// after it.
+func writeResult(w io.Writer, res reference.Result, doc *reference.Patch) error {
+	if doc == nil {
 		return writeJSON(w, res)
 	}
-	widenPipe(w)
-	patch, warnings := *res.Patch, res.Warnings
+	warnings := res.Warnings
 	res.Patch, res.Warnings = nil, nil
 	head, err := json.Marshal(res)
 	if err != nil {
 		return err
 	}
-	out := make([]byte, 0, largePatch+largePatch/8+len(head)+64)
-	out = append(out, head[:len(head)-1]...) // without its "}"
-	out = append(out, `,"patch":"`...)
-	for len(patch) > 0 {
-		// A stretch ends before the start of a rune (or an invalid
-		// byte), so no rune is cut and each escapes as in the whole.
-		end := min(len(patch), largePatch)
-		for end < len(patch) && !utf8.RuneStart(patch[end]) {
-			end--
-		}
-		out = appendJSONBody(out, patch[:end])
-		patch = patch[end:]
-		if len(patch) > 0 {
-			if _, err := w.Write(out); err != nil {
-				return err
-			}
-			out = out[:0]
-		}
+	s := &jsonStream{w: w, out: make([]byte, 0, largePatch+largePatch/8+len(head)+64)}
+	s.out = append(s.out, head[:len(head)-1]...) // without its "}"
+	s.out = append(s.out, `,"patch":"`...)
+	if err := reference.WritePatch(s, doc); err != nil {
+		return err
 	}
-	out = append(out, '"')
+	out := append(s.finish(), '"')
 	if len(warnings) > 0 {
 		tail, err := json.Marshal(warnings)
 		if err != nil {
@@ -60,6 +49,80 @@ func writeResult(w io.Writer, res reference.Result) error {
 	}
 	_, err = w.Write(append(out, '}', '\n'))
 	return err
+}
+
+// jsonStream escapes what is written to it as the inside of a JSON string
+// (appendJSONBody) into out, and writes out to w before it would hold
+// more than largePatch bytes of input, so out never grows. A write that
+// ends inside a rune leaves the rune's start in cut, to be escaped with
+// the bytes that complete it.
+type jsonStream struct {
+	w       io.Writer
+	out     []byte
+	cut     []byte
+	widened bool
+}
+
+func (s *jsonStream) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(s.cut) > 0 {
+		p = append(s.cut, p...) // only after a write that split a rune
+		s.cut = nil
+	}
+	if i := runeCut(p); i < len(p) {
+		s.cut = append([]byte(nil), p[i:]...)
+		p = p[:i]
+	}
+	for len(p) > 0 {
+		// A stretch ends before the start of a rune, or within a run
+		// of continuation bytes longer than any rune's, so no rune is
+		// cut and each escapes as in the whole.
+		end := min(len(p), largePatch)
+		for k := 0; k < utf8.UTFMax-1 && end < len(p) && !utf8.RuneStart(p[end]); k++ {
+			end--
+		}
+		if len(s.out) > 0 && len(s.out)+end > largePatch {
+			if err := s.flush(); err != nil {
+				return 0, err
+			}
+		}
+		s.out = appendJSONBody(s.out, unsafe.String(unsafe.SliceData(p), end))
+		p = p[end:]
+	}
+	return n, nil
+}
+
+// flush writes out to w, widening a pipe the first time: the output
+// holds more than a stretch.
+func (s *jsonStream) flush() error {
+	if !s.widened {
+		widenPipe(s.w)
+		s.widened = true
+	}
+	_, err := s.w.Write(s.out)
+	s.out = s.out[:0]
+	return err
+}
+
+// finish escapes what is left of a rune cut by the last write, which no
+// write completed, and returns the bytes not yet written.
+func (s *jsonStream) finish() []byte {
+	s.out, s.cut = appendJSONBody(s.out, string(s.cut)), nil
+	return s.out
+}
+
+// runeCut returns where p ends in the start of a rune that more bytes
+// could complete, or len(p).
+func runeCut(p []byte) int {
+	for i := len(p) - 1; i >= max(0, len(p)-(utf8.UTFMax-1)); i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(p)
 }
 
 // appendJSONString appends s as encoding/json writes a string with HTML
@@ -75,6 +138,7 @@ func appendJSONBody(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
+		i = skipPlain(s, i)
 		for i+8 <= len(s) && plain8(load64(s, i)) {
 			i += 8
 		}

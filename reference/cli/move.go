@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
-	"io"
 
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
@@ -39,11 +39,13 @@ func (r *run) move() error {
 		return err
 	}
 	defer ws.Close()
-	planFn := reference.EvaluateRequest
+	var plan *reference.Plan
+	var doc *reference.Patch
 	if diff {
-		planFn = reference.PlanRequest
+		plan, doc, err = reference.PlanDocument(req, ws)
+	} else {
+		plan, err = reference.EvaluateRequest(req, ws)
 	}
-	plan, err := planFn(req, ws)
 	if err != nil {
 		return err
 	}
@@ -52,8 +54,12 @@ func (r *run) move() error {
 	}
 	if diff && !o.jsonOutput {
 		// Upstream prints the patch as a line: one more newline after it.
-		_, err := io.WriteString(r.env.Stdout, *plan.Result.Patch+"\n")
-		return err
+		out := bufio.NewWriterSize(r.env.Stdout, largePatch)
+		if err := reference.WritePatch(out, doc); err != nil {
+			return err
+		}
+		out.WriteByte('\n')
+		return out.Flush()
 	}
-	return r.finish(ws, plan, dry)
+	return r.finish(ws, plan, doc, dry)
 }

@@ -12,9 +12,10 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
-// TestLargeResultWidensPipe: a result with a large patch, written to a
-// pipe, widens its buffer first, and the bytes read from the pipe are
-// writeJSON's; a result with a small patch leaves the pipe as it was.
+// TestLargeResultWidensPipe: a result with a patch of more than one
+// stretch, written to a pipe, widens its buffer first, and the bytes read
+// from the pipe are writeJSON's; a result whose patch fits in a stretch
+// leaves the pipe as it was.
 func TestLargeResultWidensPipe(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -24,6 +25,7 @@ func TestLargeResultWidensPipe(t *testing.T) {
 	}{
 		{"large", strings.Repeat("diff line\n", largePatch/8), true},
 		{"small", "diff line\n", false},
+		{"one stretch", strings.Repeat("diff line\n", largePatch/16), false},
 	} {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -33,10 +35,11 @@ func TestLargeResultWidensPipe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := reference.Result{OK: true, Status: reference.StatusApplied, Patch: &tt.patch}
+		res := reference.Result{OK: true, Status: reference.StatusApplied}
+		doc := docOf(tt.patch, "x\n", "")
 		errs := make(chan error, 1)
 		go func() {
-			errs <- writeResult(w, res)
+			errs <- writeResult(w, res, doc)
 			w.Close()
 		}()
 		got, err := io.ReadAll(r)
@@ -54,6 +57,8 @@ func TestLargeResultWidensPipe(t *testing.T) {
 		if want := map[bool]int{true: pipeSize, false: before}[tt.wide]; size != want {
 			t.Errorf("%s patch: the pipe holds %d bytes, want %d", tt.name, size, want)
 		}
+		text := string(reference.Format(doc))
+		res.Patch = &text
 		var want bytes.Buffer
 		if err := writeJSON(&want, res); err != nil {
 			t.Fatal(err)
