@@ -281,3 +281,59 @@ func TestInputGrow(t *testing.T) {
 		})
 	}
 }
+
+// TestReadHalves: the two halves are read from the file's offset on; only
+// the bytes that lead the buffer without a gap count, and the offset
+// moves past them, so a short first half (a file cut short meanwhile)
+// leaves the rest to the reading that follows.
+func TestReadHalves(t *testing.T) {
+	t.Parallel()
+	content := []byte("0123456789abcdefghijklmnopqrstuv")
+	path := filepath.Join(t.TempDir(), "in")
+	must(t, os.WriteFile(path, content, 0o644))
+	for _, c := range []struct{ off, buf, want int }{
+		{0, 32, 32},  // both halves whole
+		{0, 20, 20},  // a buffer shorter than the file
+		{4, 28, 28},  // from an offset, to the end
+		{0, 40, 32},  // first half whole, second short
+		{0, 70, 32},  // first half short: only it counts
+		{10, 50, 22}, // first half short from an offset
+		{32, 8, 0},   // at the end
+	} {
+		f, err := os.Open(path)
+		must(t, err)
+		_, err = f.Seek(int64(c.off), io.SeekStart)
+		must(t, err)
+		buf := make([]byte, c.buf)
+		n := readHalves(f, buf)
+		at, err := f.Seek(0, io.SeekCurrent)
+		must(t, err)
+		want := content[c.off : c.off+c.want]
+		if n != c.want || !bytes.Equal(buf[:n], want) || at != int64(c.off+n) {
+			t.Errorf("offset %d, buffer %d: %d bytes %q, offset %d after; want %d bytes %q", c.off, c.buf, n, buf[:n], at, c.want, want)
+		}
+		f.Close()
+	}
+}
+
+// TestReadLimitedRegularFileFromOffset: a file large enough to be read by
+// halves, partly read already (stdin redirected from a file someone read
+// from), gives the bytes from its offset on.
+func TestReadLimitedRegularFileFromOffset(t *testing.T) {
+	t.Parallel()
+	want := bytes.Repeat([]byte("halves\r\n\x00\xfe"), splitRead/5)
+	path := filepath.Join(t.TempDir(), "in")
+	must(t, os.WriteFile(path, want, 0o644))
+	f, err := os.Open(path)
+	must(t, err)
+	defer f.Close()
+	const skip = 3
+	_, err = f.Read(make([]byte, skip))
+	must(t, err)
+	in, err := ReadLimited(f, 1<<30, "stdin")
+	must(t, err)
+	defer in.Release()
+	if !bytes.Equal(in.Bytes(), want[skip:]) {
+		t.Errorf("read %d bytes, want the %d after the offset", len(in.Bytes()), len(want)-skip)
+	}
+}
