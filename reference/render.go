@@ -169,9 +169,21 @@ func (c *lineCounter) lineOf(data []byte, i int) int {
 	return c.line
 }
 
-// lineStart returns the start of the line holding data[i].
+// lineStart returns the start of the line holding data[i]. It looks
+// back through stretches that double up to 64 KiB, each scanned by the
+// vectorised IndexByte, and goes a byte at a time only through the one
+// holding the newline: bytes.LastIndexByte goes a byte at a time all the
+// way, a seventh of plan's time on a file of one 64 MiB line (issue 23).
 func lineStart(data []byte, i int) int {
-	return bytes.LastIndexByte(data[:i], '\n') + 1
+	end := i
+	for w := 64; end > 0; w = min(2*w, 64<<10) {
+		lo := max(0, end-w)
+		if bytes.IndexByte(data[lo:end], '\n') >= 0 {
+			return lo + bytes.LastIndexByte(data[lo:end], '\n') + 1
+		}
+		end = lo
+	}
+	return 0
 }
 
 // lineEnd returns the end of the line holding data[i], just past its

@@ -1,0 +1,41 @@
+package reference
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestLineStart: the start of the line holding data[i] is found as
+// bytes.LastIndexByte finds it, at every i, whether the newline before i
+// is next to it, inside one of the stretches it looks back through, on a
+// stretch's edge, or absent; on lines from one byte to beyond 64 KiB.
+func TestLineStart(t *testing.T) {
+	t.Parallel()
+	var data []byte
+	for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 191, 192, 1000, 4095, 4096, 65535, 65536, 65537, 200000} {
+		data = append(append(data, bytes.Repeat([]byte("x"), n)...), '\n')
+	}
+	data = append(data, bytes.Repeat([]byte("y"), 70000)...) // the last line has no newline
+	// The distances back to the newline at which a stretch ends.
+	edges := map[int]bool{}
+	for end, w := 0, 64; end < len(data); w = min(2*w, 64<<10) {
+		end += w
+		for k := -2; k <= 2; k++ {
+			edges[end+k] = true
+		}
+	}
+	for _, d := range [][]byte{data, data[len(data)-70000:]} {
+		want := 0 // the start of the line holding d[i], kept as i goes
+		for i := range d {
+			if i > 0 && d[i-1] == '\n' {
+				want = i
+			}
+			if i-want > 300 && !edges[i-want] && i%211 != 0 {
+				continue // far into a long line, between the edges
+			}
+			if got := lineStart(d, i); got != want {
+				t.Fatalf("lineStart(%d bytes, %d) = %d, want %d", len(d), i, got, want)
+			}
+		}
+	}
+}
