@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// TestLineStart: the start of the line holding data[i] is found as
-// bytes.LastIndexByte finds it, at every i, whether the newline before i
-// is next to it, inside one of the stretches it looks back through, on a
-// stretch's edge, or absent; on lines from one byte to beyond 64 KiB.
+// TestLineStart: the start of the line holding data[i] is the one after
+// the last newline before i, whether that newline is next to i, inside one
+// of the stretches lineStart looks back through, on a stretch's edge, or
+// absent; on lines from one byte to beyond 64 KiB, at every i within 300
+// bytes of the line's start or 2 of an edge, and at a sample between.
 func TestLineStart(t *testing.T) {
 	t.Parallel()
 	var data []byte
