@@ -29,6 +29,19 @@ func Check(patch []byte, files Files, opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	return checkPatch(p, files, opts)
+}
+
+// CheckInput is Check of a patch read by ReadPatch, from the same files.
+func CheckInput(in *Input, files Files, opts Options) (*Plan, error) {
+	p, err := in.Parse()
+	if err != nil {
+		return nil, err
+	}
+	return checkPatch(p, files, opts)
+}
+
+func checkPatch(p *Patch, files Files, opts Options) (*Plan, error) {
 	m, err := p.Resolve(opts.Strip)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,9 @@ func (m MapFiles) ReadFile(path string) ([]byte, error) {
 	return nil, &Error{Code: FileNotFound, Phase: "path", Path: path, Message: "file not found: " + path}
 }
 
+// peek gives ReadPatch a file's bytes, nil for a missing one.
+func (m MapFiles) peek(path string) []byte { return m[path] }
+
 // Apply returns a copy of the tree with the plan's changes made.
 func (m MapFiles) Apply(p *Plan) MapFiles {
 	out := make(MapFiles, len(m))

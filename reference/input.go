@@ -22,11 +22,13 @@ const DefaultInputLimit int64 = 1 << 30
 // program with a fatal error that no code can catch. Release returns the
 // memory; the bytes must not be used after it.
 type Input struct {
-	data []byte // the bytes read
-	mem  inputMemory
+	data  []byte // the bytes read, or kept (see ReadPatch)
+	holes []hole // the lines ReadPatch left out of data
+	mem   inputMemory
 }
 
-// Bytes returns the input's bytes, valid until Release.
+// Bytes returns the input's bytes, valid until Release: all that was read,
+// unless ReadPatch left long lines out (see Parse).
 func (in *Input) Bytes() []byte { return in.data }
 
 // Release returns the input's memory. It may be called more than once.

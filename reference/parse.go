@@ -20,7 +20,10 @@ const NoNewlineMarker = `\ No newline at end of file`
 // A hunk part of one line is a slice of data, not a copy (issue 23): data
 // must not change while the Patch is in use.
 func Parse(data []byte) (*Patch, error) {
-	p := &parser{data: data}
+	return parse(&parser{data: data})
+}
+
+func parse(p *parser) (*Patch, error) {
 	patch := &Patch{}
 	for len(patch.Sections) == 0 || p.skipBlank() {
 		if len(patch.Sections) == 2 {
@@ -50,14 +53,17 @@ func Parse(data []byte) (*Patch, error) {
 //
 // Invariant: line is the 1-based number of the current line, text holds it
 // without its "\n", and nl says whether it had one. off is where the next
-// line starts.
+// line starts. holes are the long lines of data that ReadPatch left out,
+// in order, from the next line's on; hole is the current line's, or nil.
 type parser struct {
-	data []byte
-	off  int
-	line int
-	text []byte
-	nl   bool
-	eof  bool
+	data  []byte
+	off   int
+	line  int
+	text  []byte
+	nl    bool
+	eof   bool
+	holes []hole
+	hole  []byte
 }
 
 // next advances to the following line; it returns false at the end.
@@ -67,6 +73,10 @@ func (p *parser) next() bool {
 		return false
 	}
 	p.line++
+	p.hole = nil
+	if len(p.holes) > 0 && p.holes[0].at == p.off {
+		p.hole, p.holes = p.holes[0].line, p.holes[1:]
+	}
 	rest := p.data[p.off:]
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 		p.text, p.nl = rest[:i], true
@@ -375,11 +385,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		if old > h.OldCount || new > h.NewCount {
 			return nil, p.errorAt(headerLine, "hunk body is longer than its header counts (-%d +%d)", h.OldCount, h.NewCount)
 		}
-		line := p.text[1:]
-		if p.nl { // the patch's last line may lack its newline, and so do its bytes
-			line = line[: len(line)+1 : len(line)+1] // the "\n" follows in the patch
-		}
-		body.add(part, line)
+		body.add(part, p.body())
 		lastPart = part
 	}
 	end := *p
@@ -439,10 +445,7 @@ func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, 
 					buf = bytes.TrimSuffix(buf, newline)
 				}
 			} else if part = p.partOf(part, payloadPrefix); b.count[part] > 1 {
-				buf = append(buf, p.text[1:]...)
-				if p.nl {
-					buf = append(buf, '\n')
-				}
+				buf = append(buf, p.body()...)
 			}
 			for q := part; q < len(ends); q++ {
 				ends[q] = len(buf)
@@ -465,6 +468,20 @@ func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, 
 		parts[1] = []byte{}
 	}
 	return parts[0], parts[1], parts[2]
+}
+
+// body returns the current body line's bytes after its prefix, with its
+// newline: the patch's last line may lack one, and so do its bytes. A
+// hole's bytes are as Parse takes them (see hole).
+func (p *parser) body() []byte {
+	if p.hole != nil {
+		return p.hole
+	}
+	line := p.text[1:]
+	if p.nl {
+		line = line[: len(line)+1 : len(line)+1] // the "\n" follows in the patch
+	}
+	return line
 }
 
 // partOf returns the part of the hunk body the current line belongs to,

@@ -36,6 +36,8 @@ type Workspace struct {
 	top     *treeDir
 	openErr error
 	seen    map[string]snapshot
+	// peeked holds the files peek read, until ReadFile reads them.
+	peeked map[string]snapshot
 	// InputLimit caps the size of a file ReadFile reads, in bytes; zero
 	// means DefaultInputLimit.
 	InputLimit int64
@@ -67,7 +69,7 @@ func NewWorkspace(root string) (*Workspace, error) {
 	if err != nil {
 		return nil, FileError(err, root, "path")
 	}
-	w := &Workspace{root: abs, base: filepath.ToSlash(abs), seen: map[string]snapshot{}}
+	w := &Workspace{root: abs, base: filepath.ToSlash(abs), seen: map[string]snapshot{}, peeked: map[string]snapshot{}}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		w.rootErr = FileError(err, abs, "path")
@@ -140,6 +142,11 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 		e := *w.rootErr.(*Error)
 		return nil, &e
 	}
+	if snap, ok := w.peeked[path]; ok {
+		delete(w.peeked, path)
+		w.seen[path] = snap
+		return snap.data, nil
+	}
 	d, name, info, err := w.resolve(path)
 	if err != nil {
 		if errors.Is(err, &Error{Code: FileNotFound}) {
@@ -160,6 +167,36 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	}
 	w.seen[path] = snap
 	return snap.data, nil
+}
+
+// peek reads path as ReadFile does, for ReadPatch to find a patch's long
+// lines in, without the file counting among those read: ReadFile hands
+// the bytes over, as read then, if the operation reads the file. It
+// returns nil for a file ReadFile would refuse.
+func (w *Workspace) peek(path string) []byte {
+	if snap, ok := w.peeked[path]; ok {
+		return snap.data
+	}
+	if w.rootErr != nil {
+		return nil
+	}
+	d, name, info, err := w.resolve(path)
+	if err != nil {
+		return nil
+	}
+	defer w.closeDir(d)
+	if info.Size() > w.inputLimit() {
+		return nil
+	}
+	snap, err := readRegular(d, name, info, !w.ReadOnly)
+	if err != nil {
+		return nil
+	}
+	if snap.mapped != nil {
+		w.maps = append(w.maps, snap.mapped)
+	}
+	w.peeked[path] = snap
+	return snap.data
 }
 
 func (w *Workspace) inputLimit() int64 {

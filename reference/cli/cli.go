@@ -160,19 +160,23 @@ func (r *run) version() error {
 // patch runs check and apply.
 func (r *run) patch() error {
 	o := r.o
-	in, err := r.readInput(o.input)
+	dry := o.command == "check" || o.dryRun
+	// The workspace is opened first, so the patch's long lines can be
+	// found in its files (ReadPatch); an error reading the patch still
+	// comes first.
+	ws, wsErr := r.workspace(dry)
+	if wsErr == nil {
+		defer ws.Close()
+	}
+	in, err := r.readPatch(o.input, ws)
 	if err != nil {
 		return err
 	}
 	defer in.Release()
-	data := in.Bytes()
-	dry := o.command == "check" || o.dryRun
-	ws, err := r.workspace(dry)
-	if err != nil {
-		return err
+	if wsErr != nil {
+		return wsErr
 	}
-	defer ws.Close()
-	plan, err := reference.Check(data, ws, reference.Options{Strip: o.strip, Reverse: o.reverse})
+	plan, err := reference.CheckInput(in, ws, reference.Options{Strip: o.strip, Reverse: o.reverse})
 	if err != nil {
 		return err
 	}
@@ -246,6 +250,12 @@ func (r *run) workspace(dry bool) (*reference.Workspace, error) {
 // working directory, or from stdin for "" and "-", up to the input limit;
 // the caller releases it when the run is done with its bytes.
 func (r *run) readInput(path string) (*reference.Input, error) {
+	return r.readPatch(path, nil)
+}
+
+// readPatch is readInput of a patch whose long lines ws may hold (see
+// reference.ReadPatch); with a nil ws, everything read is kept.
+func (r *run) readPatch(path string, ws *reference.Workspace) (*reference.Input, error) {
 	limit, err := r.inputLimit()
 	if err != nil {
 		return nil, err
@@ -264,7 +274,12 @@ func (r *run) readInput(path string) (*reference.Input, error) {
 		return nil, &reference.Error{Code: reference.NotRegularFile, Phase: "io", Path: path,
 			Message: path + " is a folder, not a file to read"}
 	}
-	in, err := reference.ReadLimited(f, limit, path)
+	var in *reference.Input
+	if ws != nil {
+		in, err = reference.ReadPatch(f, limit, path, ws, r.o.strip)
+	} else {
+		in, err = reference.ReadLimited(f, limit, path)
+	}
 	if e, ok := err.(*reference.Error); ok {
 		e.Path = path
 	}

@@ -1,0 +1,478 @@
+package reference
+
+import (
+	"bytes"
+	"io"
+	"os"
+)
+
+// A patch moving a block of a file with few newlines carries the file in a
+// few body lines as long as the file: the one-line benchmark shape's patch
+// is 1.33 times its file (issue 23). ReadPatch keeps such a line out of
+// memory when the file the patch names holds its bytes: as the patch
+// streams past, the line is compared with the file byte for byte, and
+// Parse is handed the file's slice in its place. Nothing a line's bytes
+// could decide is left to the file's: the bytes are equal.
+
+const (
+	// longLine is the length from which a body line is looked for in
+	// its file: below it, keeping the line costs less than finding it.
+	longLine = 64 << 10
+	// streamWindow is the buffer a patch streams through; it holds a
+	// long line's first longLine bytes and the line after it.
+	streamWindow = 1 << 20
+	// streamMin is the size from which a patch file is streamed; a
+	// smaller one is read whole, as ReadLimited reads.
+	streamMin = 4 << 20
+)
+
+// hole is a long body line that ReadPatch left out of the text it kept:
+// there the line is its prefix byte alone, and its newline if it had one,
+// at offset at. line is what Parse takes for the line's bytes: the bytes
+// after the prefix with the newline, without it when a no-newline marker
+// follows or the patch ends the line, as a slice of the file holding them.
+type hole struct {
+	at   int
+	line []byte
+}
+
+// peeker is a tree whose files ReadPatch may read to find long lines in,
+// without their counting among the files an operation read.
+type peeker interface {
+	peek(path string) []byte
+}
+
+// ReadPatch reads a patch as ReadLimited does; Input.Parse then parses it.
+// A regular file of streamMin bytes or more is streamed instead, and each
+// of its lines of longLine bytes or more that starts with a body line's
+// prefix and lies whole in a file of files is kept as a slice of that file:
+// the file the last +++ header before the line names, or its --- header
+// when the +++ path is /dev/null, stripped of strip leading components.
+// The patch then costs its other lines in memory. files that cannot be
+// peeked into (only a Workspace or MapFiles can) leave every line in
+// memory, and so does a search that outgrows its budget (see
+// patchStream.allowed).
+func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*Input, error) {
+	f, ok := r.(*os.File)
+	tree, canPeek := files.(peeker)
+	if !ok || !canPeek {
+		return ReadLimited(r, limit, what)
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() < streamMin || info.Size() > limit {
+		return ReadLimited(r, limit, what)
+	}
+	s := &patchStream{r: f, limit: limit, what: what, tree: tree, strip: strip,
+		win: make([]byte, streamWindow), budget: newInputBudget(), sources: map[string][]byte{}, next: map[string]int{}}
+	s.in = &Input{}
+	if err := s.budget.fits(readStep); err != nil {
+		return nil, tooBig(what, limit, 0, err)
+	}
+	if s.in.mem, err = allocInput(readStep); err != nil {
+		return nil, tooBig(what, limit, 0, err)
+	}
+	if err := s.run(); err != nil {
+		s.in.Release()
+		return nil, err
+	}
+	s.in.mem.shrink(s.n)
+	s.in.data = s.in.mem.bytes()[:s.n:s.n]
+	return s.in, nil
+}
+
+// patchStream is ReadPatch at work. win[lo:hi] holds the bytes read and
+// not yet handled, starting at a line's start between lines; the text
+// kept is in's first n bytes.
+type patchStream struct {
+	r      io.Reader
+	limit  int64
+	what   string
+	tree   peeker
+	strip  int
+	budget inputBudget
+
+	win    []byte
+	lo, hi int
+	eof    bool
+	read   int64
+
+	in *Input
+	n  int
+
+	// headed is how much of the kept text was looked at for headers;
+	// path is the file the last header there names, "" for none.
+	headed int
+	old    string // the raw path of the last --- header
+	path   string
+	// sources holds the files peeked into, by path; next is where the
+	// search for the next line starts in each: just past the last line
+	// found there, as a patch's lines follow their file.
+	sources map[string][]byte
+	next    map[string]int
+	// work is the bytes the searches for lines passed and compared.
+	work int64
+}
+
+// run handles the patch a run of short lines or a long line at a time.
+func (s *patchStream) run() error {
+	for {
+		if s.hi-s.lo <= longLine && !s.eof {
+			if err := s.fill(); err != nil {
+				return err
+			}
+		}
+		w := s.win[s.lo:s.hi]
+		if len(w) == 0 {
+			return nil
+		}
+		if n := shortLines(w, s.eof); n > 0 {
+			if err := s.keep(w[:n]); err != nil {
+				return err
+			}
+			s.lo += n
+			continue
+		}
+		if err := s.longLine(); err != nil {
+			return err
+		}
+	}
+}
+
+// shortLines returns the length of w's leading whole lines shorter than
+// longLine, w starting at a line's start: all of w at the end of the
+// patch, and 0 when w starts with a long line or holds too few bytes to
+// tell. It looks back from longLine bytes past each line's start, so a
+// run of short lines costs a look a stretch.
+func shortLines(w []byte, eof bool) int {
+	pos := 0
+	for len(w)-pos > longLine {
+		end := pos + longLine
+		start := lineStart(w[:end], end)
+		if start <= pos {
+			return pos
+		}
+		pos = start
+	}
+	if eof {
+		return len(w)
+	}
+	return pos
+}
+
+// fill moves the unhandled bytes to the window's start and reads until it
+// is full or the patch ends. Bytes beyond the limit are refused as
+// ReadLimited refuses them.
+func (s *patchStream) fill() error {
+	s.hi = copy(s.win, s.win[s.lo:s.hi])
+	s.lo = 0
+	for s.hi < len(s.win) && !s.eof {
+		k, err := s.r.Read(s.win[s.hi:])
+		s.hi += k
+		s.read += int64(k)
+		if s.read > s.limit {
+			return inputError(tooLarge(s.what, s.limit))
+		}
+		if err == io.EOF {
+			s.eof = true
+		} else if err != nil {
+			return &Error{Code: IOError, Phase: "io", Message: "reading " + s.what + ": " + err.Error(), Err: err}
+		}
+	}
+	return nil
+}
+
+// keep appends b to the kept text.
+func (s *patchStream) keep(b []byte) error {
+	for len(s.in.mem.bytes())-s.n < len(b) {
+		if err := s.in.grow(s.budget, len(s.in.mem.bytes()), s.limit); err != nil {
+			return tooBig(s.what, s.limit, int(s.read), err)
+		}
+	}
+	s.n += copy(s.in.mem.bytes()[s.n:], b)
+	return nil
+}
+
+// longLine handles the line at the window's start, whose first longLine
+// bytes hold no newline: as a hole when its file holds it, else kept.
+func (s *patchStream) longLine() error {
+	w := s.win[s.lo:s.hi]
+	prefix := w[0]
+	var src []byte
+	if prefix == ' ' || prefix == '-' || prefix == '+' {
+		src = s.source()
+	}
+	if src == nil || !s.allowed(src) {
+		return s.keepLine()
+	}
+	c := s.candidates(src, w[1:longLine])
+	q := c.first()
+	if q < 0 {
+		return s.keepLine()
+	}
+	s.lo++ // the prefix byte, kept with the hole
+	k := 0 // the line's bytes so far, equal to src[q:q+k]
+	for {
+		w = s.win[s.lo:s.hi]
+		chunk := w
+		end := bytes.IndexByte(w, '\n')
+		if end >= 0 {
+			chunk = w[:end]
+		}
+		for q >= 0 && !(q+k+len(chunk) <= len(src) && bytes.Equal(src[q+k:q+k+len(chunk)], chunk)) {
+			s.work += int64(len(chunk)) // a comparison that failed
+			q = c.after(q, k)
+		}
+		if q < 0 {
+			// No file holds the line: it is kept, its bytes so far
+			// from the file whose bytes matched them.
+			if err := s.keep([]byte{prefix}); err != nil {
+				return err
+			}
+			if err := s.keep(src[c.last : c.last+k]); err != nil {
+				return err
+			}
+			return s.keepLine()
+		}
+		c.last = q
+		k += len(chunk)
+		s.lo += len(chunk)
+		if end >= 0 || s.eof {
+			break
+		}
+		if err := s.fill(); err != nil {
+			return err
+		}
+	}
+	return s.endHole(prefix, src, q, k)
+}
+
+// endHole ends a long line whose k bytes are src[q:q+k], the window
+// starting at its newline or at the patch's end.
+func (s *patchStream) endHole(prefix byte, src []byte, q, k int) error {
+	nl := s.lo < s.hi
+	if nl {
+		s.lo++
+		if s.hi-s.lo <= len(NoNewlineMarker) && !s.eof {
+			if err := s.fill(); err != nil {
+				return err
+			}
+		}
+	}
+	line := src[q : q+k : q+k]
+	if nl && !markerAt(s.win[s.lo:s.hi], s.eof) {
+		if q+k == len(src) || src[q+k] != '\n' {
+			// The file holds the line but not its newline there.
+			for _, b := range [][]byte{{prefix}, line, newline} {
+				if err := s.keep(b); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		line = src[q : q+k+1 : q+k+1]
+	}
+	s.next[s.path] = q + len(line)
+	s.in.holes = append(s.in.holes, hole{at: s.n, line: line})
+	text := []byte{prefix, '\n'}
+	if !nl {
+		text = text[:1]
+	}
+	return s.keep(text)
+}
+
+// markerAt reports whether w, at a line's start, starts with a no-newline
+// marker line: the marker, then a newline or the patch's end.
+func markerAt(w []byte, eof bool) bool {
+	rest, ok := bytes.CutPrefix(w, []byte(NoNewlineMarker))
+	return ok && (len(rest) > 0 && rest[0] == '\n' || len(rest) == 0 && eof)
+}
+
+// keepLine keeps the rest of the line at the window's start.
+func (s *patchStream) keepLine() error {
+	for {
+		w := s.win[s.lo:s.hi]
+		if end := bytes.IndexByte(w, '\n'); end >= 0 {
+			s.lo += end + 1
+			return s.keep(w[:end+1])
+		}
+		if err := s.keep(w); err != nil {
+			return err
+		}
+		s.lo = s.hi
+		if s.eof {
+			return nil
+		}
+		if err := s.fill(); err != nil {
+			return err
+		}
+	}
+}
+
+// source returns the bytes of the file the last header kept names, nil
+// when there is none or it cannot be read. Headers are looked for only in
+// the text kept since the last look, each kind from where it was last
+// found, so the looks cost the text once.
+func (s *patchStream) source() []byte {
+	text := s.in.mem.bytes()[:s.n]
+	from := max(s.headed-1, 0) // a header starts after a newline
+	old := headerAfter(text, from, "\n--- ")
+	new := headerAfter(text, from, "\n+++ ")
+	for old >= 0 || new >= 0 {
+		if new < 0 || old >= 0 && old < new {
+			s.old = headerPath(text, old)
+			old = headerAfter(text, old, "\n--- ")
+			continue
+		}
+		raw := headerPath(text, new)
+		if raw == DevNull {
+			raw = s.old
+		}
+		s.path = ""
+		if path, err := stripHeaderPath(raw, s.strip); err == nil && path != DevNull {
+			s.path = path
+		}
+		new = headerAfter(text, new, "\n+++ ")
+	}
+	s.headed = s.n
+	if s.path == "" {
+		return nil
+	}
+	src, ok := s.sources[s.path]
+	if !ok {
+		src = s.tree.peek(s.path)
+		s.sources[s.path] = src
+	}
+	return src
+}
+
+// headerAfter returns the start of the first line past from that starts
+// with the header after the newline that begins header, or -1.
+func headerAfter(text []byte, from int, header string) int {
+	if i := bytes.Index(text[from:], []byte(header)); i >= 0 {
+		return from + i + 1
+	}
+	return -1
+}
+
+// headerPath returns the path of the header line at i, as Parse reads it.
+func headerPath(text []byte, i int) string {
+	line := text[i+len("--- ") : lineEnd(text, i)]
+	return string(bytes.TrimSuffix(bytes.TrimSuffix(line, newline), []byte{'\r'}))
+}
+
+// allowed reports whether the searches may go on in src: their work stays
+// under twice the bytes read and twice the files searched, so a patch of
+// lines that recur in their file without matching it whole costs time
+// linear in the patch and the file, and is then kept instead.
+func (s *patchStream) allowed(src []byte) bool {
+	return s.work <= 2*s.read+2*int64(len(src))
+}
+
+// lineCandidates yields the places in src where a long line may lie: the
+// occurrences of its first bytes, from where the last line found in src
+// ended on, then from its start.
+type lineCandidates struct {
+	s      *patchStream
+	src    []byte
+	f      finder
+	start  int
+	wrap   bool
+	last   int // the last candidate whose bytes matched the line's so far
+	probed int // the length of the first bytes searched for
+}
+
+func (s *patchStream) candidates(src, probe []byte) *lineCandidates {
+	return &lineCandidates{s: s, src: src, f: newFinder(src, probe), start: min(s.next[s.path], len(src)), probed: len(probe)}
+}
+
+// first returns the first candidate, or -1.
+func (c *lineCandidates) first() int {
+	c.last = c.find(c.start)
+	return c.last
+}
+
+// after returns the next candidate past q whose first k bytes equal
+// src[q:q+k], the line's bytes so far, or -1 when there is none or the
+// search outgrew its budget.
+func (c *lineCandidates) after(q, k int) int {
+	for {
+		q = c.find(q + 1)
+		if q < 0 {
+			return -1
+		}
+		c.s.work += int64(k)
+		if q+k <= len(c.src) && bytes.Equal(c.src[q:q+k], c.src[c.last:c.last+k]) {
+			return q
+		}
+	}
+}
+
+// find returns the first occurrence of the probe at or past from, going
+// round to the start of src once, or -1.
+func (c *lineCandidates) find(from int) int {
+	if !c.s.allowed(c.src) {
+		return -1
+	}
+	if !c.wrap {
+		at, work := c.f.search(c.src, from)
+		c.s.work += int64(work)
+		if at >= 0 {
+			return at
+		}
+		c.wrap, from = true, 0
+		if c.start == 0 {
+			return -1
+		}
+	}
+	// Past the wrap, the search ends where the first one began.
+	end := min(c.start+c.probed-1, len(c.src))
+	if from > end {
+		return -1
+	}
+	at, work := c.f.search(c.src[:end], from)
+	c.s.work += int64(work)
+	return at
+}
+
+// Parse parses the patch the input holds, with the lines ReadPatch left
+// out, as Parse would parse all its bytes. The text without them takes the
+// same turns as the whole text until a turn goes wrong: Parse reads
+// nothing of a body line past its prefix byte, and a line of one byte
+// matches no header. So a patch the text parses is the whole text's, and a
+// patch it does not is parsed again whole, for the error the whole text
+// gives.
+func (in *Input) Parse() (*Patch, error) {
+	p, err := parse(&parser{data: in.data, holes: in.holes})
+	if err == nil || len(in.holes) == 0 {
+		return p, err
+	}
+	whole, err := in.whole()
+	if err != nil {
+		return nil, err
+	}
+	in.mem.free()
+	in.mem, in.data, in.holes = whole, whole.bytes(), nil
+	return Parse(in.data)
+}
+
+// whole returns the patch's bytes with its holes filled in.
+func (in *Input) whole() (inputMemory, error) {
+	size := len(in.data)
+	for _, h := range in.holes {
+		size += len(bytes.TrimSuffix(h.line, newline))
+	}
+	mem, err := allocInput(max(size, 1))
+	if err != nil {
+		return inputMemory{}, &Error{Code: IOError, Phase: "io", Err: err,
+			Message: "the patch does not fit in the memory this process may take (RLIMIT_AS) to be parsed whole"}
+	}
+	out, from := mem.bytes()[:0], 0
+	for _, h := range in.holes {
+		out = append(out, in.data[from:h.at+1]...)
+		out = append(out, bytes.TrimSuffix(h.line, newline)...)
+		from = h.at + 1
+	}
+	out = append(out, in.data[from:]...)
+	mem.shrink(len(out))
+	return mem, nil
+}

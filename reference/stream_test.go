@@ -1,0 +1,254 @@
+package reference
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// sameBytesOpt compares byte slices as bytes.Equal does, nil apart from
+// empty: cmp's own comparison goes a byte at a time, for megabytes.
+var sameBytesOpt = cmp.Comparer(func(a, b []byte) bool { return bytes.Equal(a, b) && (a == nil) == (b == nil) })
+
+// oneLineFile is a file of one line of about size bytes, as the one-line
+// benchmark shape makes it, with a block to move a third of the way in.
+func oneLineFile(size int, eol string) []byte {
+	var b bytes.Buffer
+	n := size / len("item00000000 ")
+	for i := 0; b.Len() < size; i++ {
+		if i == n/3 {
+			b.WriteString("BEGIN-MOVED some words that move END-MOVED ")
+		}
+		fmt.Fprintf(&b, "item%08d ", i)
+		if eol != "" && i%(n/2) == n/2-1 {
+			b.WriteString(eol)
+		}
+	}
+	return b.Bytes()
+}
+
+// plannedPatch is the patch the planner writes for moving the block of
+// oneLineFile past the item at two thirds.
+func plannedPatch(t *testing.T, files MapFiles, path string, size int) []byte {
+	t.Helper()
+	start, end := "BEGIN-MOVED ", "END-MOVED "
+	before := fmt.Sprintf("item%08d ", 2*(size/len("item00000000 "))/3)
+	_, doc, err := PlanDocument(&Request{Src: path, SrcStart: &start, SrcEnd: &end, TargetBefore: &before}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Format(doc)
+}
+
+// readPatchFile writes text to a file and reads it back with ReadPatch.
+func readPatchFile(t *testing.T, text []byte, files Files, strip int) *Input {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "p.blockpatch")
+	if err := os.WriteFile(name, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	in, err := ReadPatch(f, DefaultInputLimit, "p.blockpatch", files, strip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Release() })
+	return in
+}
+
+// replaceLine returns text with its line starting with prefix replaced.
+func replaceLine(t *testing.T, text []byte, prefix, line string) []byte {
+	t.Helper()
+	i := bytes.Index(text, []byte("\n"+prefix))
+	if i < 0 {
+		t.Fatalf("no line starts with %q", prefix)
+	}
+	return append(append(bytes.Clone(text[:i+1]), line...), text[lineEnd(text, i+1)-1:]...)
+}
+
+// TestReadPatchParsesAsWhole: a patch read by ReadPatch parses as Parse
+// parses its bytes, whichever of its long lines a file holds: the patch,
+// or the error, is the same, and the lines found are left out of memory.
+func TestReadPatchParsesAsWhole(t *testing.T) {
+	t.Parallel()
+	const size = 6 << 20
+	line := oneLineFile(size, "")
+	lines := oneLineFile(size, "\n")
+	crlf := oneLineFile(size, "\r\n")
+	planned := plannedPatch(t, MapFiles{"f": line}, "f", size)
+	withNewlines := plannedPatch(t, MapFiles{"f": lines}, "f", size)
+	n := size / len("item00000000 ")
+	item := func(i int) []byte { return fmt.Appendf(nil, "item%08d ", i) }
+	longPath := "--- a/" + strings.Repeat("p", 2*longLine)
+	// Each of the one-line patch's long lines is followed by a marker; the
+	// first (a third of the file) ends at the block, the second (two
+	// thirds) at the file's end, the third (a third) at the file's end.
+	tests := []struct {
+		name  string
+		files MapFiles
+		text  []byte
+		strip int
+		holes int // lines left out
+	}{
+		{"one line, markers after each long line", MapFiles{"f": line}, planned, 1, 3},
+		{"long lines ending in newlines", MapFiles{"f": lines}, withNewlines, 1, 3},
+		{"CRLF lines", MapFiles{"f": crlf}, plannedPatch(t, MapFiles{"f": crlf}, "f", size), 1, 3},
+		{"no file at the stripped path", MapFiles{"f": line}, planned, 0, 0},
+		{"a file other than the one named", MapFiles{"f": bytes.ToUpper(line)}, planned, 1, 0},
+		{"a long line changed in its middle", MapFiles{"f": line},
+			bytes.Replace(planned, item(n/2), []byte("changed!    "), 1), 1, 2},
+		{"a long line changed at its end", MapFiles{"f": line},
+			bytes.Replace(planned, append(item(n/3-1), '\n'), []byte("item-changed\n"), 1), 1, 2},
+		{"a long line longer than the file", MapFiles{"f": line[:size/2]}, planned, 1, 1},
+		{"a long line at a header's place", MapFiles{"f": line}, replaceLine(t, planned, "--- ", longPath), 1, 3},
+		{"a long line whose newline the file lacks in place of a hunk header", MapFiles{"f": line},
+			bytes.Replace(planned, []byte("\n@@ -1,3"), append(append([]byte("\n "), line[:2*longLine]...), "\n@@ -1,3"...), 1), 1, 3},
+		{"a long body line in place of a hunk header", MapFiles{"f": line},
+			bytes.Replace(planned, []byte("\n@@ -1,3"), append(append([]byte("\n "), line[:2*longLine]...), "\n\\ No newline at end of file\n@@ -1,3"...), 1), 1, 4},
+		{"the patch ends in a long line", MapFiles{"f": line}, bytes.TrimSuffix(planned, []byte("\n\\ No newline at end of file\n")), 1, 3},
+		{"the last long line ends in a newline the file lacks", MapFiles{"f": line},
+			bytes.TrimSuffix(planned, []byte("\\ No newline at end of file\n")), 1, 2},
+		{"a count beyond the patch", MapFiles{"f": line}, bytes.Replace(planned, []byte("@@ -1,3 +1,2 @@"), []byte("@@ -1,99999999 +1,2 @@"), 1), 1, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := readPatchFile(t, tt.text, tt.files, tt.strip)
+			if got := len(in.holes); got != tt.holes {
+				t.Errorf("%d lines left out, want %d", got, tt.holes)
+			}
+			if kept := len(in.Bytes()); tt.holes > 0 && kept > len(tt.text)-tt.holes*longLine {
+				t.Errorf("%d bytes of %d kept with %d lines left out", kept, len(tt.text), tt.holes)
+			}
+			got, gotErr := in.Parse()
+			want, wantErr := Parse(tt.text)
+			if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
+				t.Fatalf("error (-Parse +Input.Parse):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
+				t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReadPatchChecksAsWhole: check and apply of a patch read by
+// ReadPatch from a workspace give the plan Check gives of its bytes, and
+// the workspace reads the file once.
+func TestReadPatchChecksAsWhole(t *testing.T) {
+	t.Parallel()
+	const size = 5 << 20
+	root := t.TempDir()
+	line := oneLineFile(size, "")
+	writeTree(t, root, map[string]string{"line.txt": string(line)})
+	text := plannedPatch(t, MapFiles{"line.txt": line}, "line.txt", size)
+	ws, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	in := readPatchFile(t, text, ws, 1)
+	if len(in.holes) != 3 {
+		t.Fatalf("%d lines left out, want 3", len(in.holes))
+	}
+	got, err := CheckInput(in, ws, Options{Strip: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws.maps) != 1 {
+		t.Errorf("the file was mapped %d times, want once", len(ws.maps))
+	}
+	want, err := Check(text, MapFiles{"line.txt": line}, Options{Strip: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want.Result, got.Result); diff != "" {
+		t.Errorf("result (-Check +CheckInput):\n%s", diff)
+	}
+	if len(got.Changes) != 1 || !bytes.Equal(got.Changes[0].Bytes(), want.Changes[0].Bytes()) {
+		t.Errorf("the change differs from Check's")
+	}
+}
+
+// TestReadPatchRecurringLine: a long line whose first bytes recur in its
+// file before the place that holds it whole is found there, and one that
+// no place holds whole is kept, in time linear in the file (the searches'
+// budget).
+func TestReadPatchRecurringLine(t *testing.T) {
+	t.Parallel()
+	// The line's first longLine bytes recur at the file's first 5 bytes.
+	run := bytes.Repeat([]byte("a"), longLine)
+	file := append(append(bytes.Clone(run), "aaaaXY"...), bytes.Repeat([]byte("b"), streamMin)...)
+	header := "diff --blockpatch a/f b/f\nblockpatch version 1\nblockpatch move id=m payload-sha256=" + sha("") + "\n--- a/f\n+++ b/f\n\n"
+	found := header + "@@ -1,2 +1,1 @@ blockpatch-source id=m\n " + string(run) + "XY" + strings.Repeat("b", streamMin) + "\n\\ No newline at end of file\n-Z\n"
+	missing := header + "@@ -1,2 +1,1 @@ blockpatch-source id=m\n " + string(run) + "XZ" + strings.Repeat("b", streamMin) + "\n\\ No newline at end of file\n-Z\n"
+	for _, tt := range []struct {
+		name  string
+		text  string
+		holes int
+	}{{"found", found, 1}, {"missing", missing, 0}} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := readPatchFile(t, []byte(tt.text), MapFiles{"f": file}, 1)
+			if len(in.holes) != tt.holes {
+				t.Fatalf("%d lines left out, want %d", len(in.holes), tt.holes)
+			}
+			got, gotErr := in.Parse()
+			want, wantErr := Parse([]byte(tt.text))
+			if gotErr != nil || wantErr != nil {
+				t.Fatal(gotErr, wantErr)
+			}
+			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
+				t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWorkspacePeek: a file peeked into is not among those read until
+// ReadFile reads it, which hands over the bytes peek read; a path ReadFile
+// refuses is never peeked into.
+func TestWorkspacePeek(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"f": strings.Repeat("x", 2*mapThreshold), "d/g": "g"})
+	if err := os.Symlink("f", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	peeked := ws.peek("f")
+	if len(peeked) != 2*mapThreshold || len(ws.seen) != 0 {
+		t.Fatalf("peek read %d bytes and made %d files seen", len(peeked), len(ws.seen))
+	}
+	for _, path := range []string{"link", "d", "missing", "../f"} {
+		if b := ws.peek(path); b != nil {
+			t.Errorf("peek(%q) read %d bytes", path, len(b))
+		}
+	}
+	if len(ws.seen) != 0 {
+		t.Errorf("peeking made %d files seen", len(ws.seen))
+	}
+	read, err := ws.ReadFile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &read[0] != &peeked[0] || len(ws.maps) != 1 {
+		t.Errorf("ReadFile read the file again")
+	}
+	if _, ok := ws.seen["f"]; !ok {
+		t.Errorf("ReadFile did not count the file peeked into as read")
+	}
+}
