@@ -62,12 +62,20 @@ func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*
 	if err != nil || !info.Mode().IsRegular() || info.Size() < streamMin || info.Size() > limit {
 		return ReadLimited(r, limit, what)
 	}
-	s := &patchStream{r: f, limit: limit, what: what, tree: tree, strip: strip,
-		win: make([]byte, streamWindow), budget: newInputBudget(), sources: map[string][]byte{}, next: map[string]int{}}
+	return readPatch(f, limit, what, tree, strip, longLine, streamWindow)
+}
+
+// readPatch streams r, keeping lines of long bytes or more out of memory
+// where tree holds them, through a window of the given size (at least
+// twice long).
+func readPatch(r io.Reader, limit int64, what string, tree peeker, strip, long, window int) (*Input, error) {
+	s := &patchStream{r: r, limit: limit, what: what, tree: tree, strip: strip, long: long,
+		win: make([]byte, window), budget: newInputBudget(), sources: map[string][]byte{}, next: map[string]int{}}
 	s.in = &Input{}
 	if err := s.budget.fits(readStep); err != nil {
 		return nil, tooBig(what, limit, 0, err)
 	}
+	var err error
 	if s.in.mem, err = allocInput(readStep); err != nil {
 		return nil, tooBig(what, limit, 0, err)
 	}
@@ -82,13 +90,14 @@ func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*
 
 // patchStream is ReadPatch at work. win[lo:hi] holds the bytes read and
 // not yet handled, starting at a line's start between lines; the text
-// kept is in's first n bytes.
+// kept is in's first n bytes. A line is long from long bytes on.
 type patchStream struct {
 	r      io.Reader
 	limit  int64
 	what   string
 	tree   peeker
 	strip  int
+	long   int
 	budget inputBudget
 
 	win    []byte
@@ -116,7 +125,7 @@ type patchStream struct {
 // run handles the patch a run of short lines or a long line at a time.
 func (s *patchStream) run() error {
 	for {
-		if s.hi-s.lo <= longLine && !s.eof {
+		if s.hi-s.lo <= s.long && !s.eof {
 			if err := s.fill(); err != nil {
 				return err
 			}
@@ -125,35 +134,35 @@ func (s *patchStream) run() error {
 		if len(w) == 0 {
 			return nil
 		}
-		if n := shortLines(w, s.eof); n > 0 {
+		if n := s.shortLines(w); n > 0 {
 			if err := s.keep(w[:n]); err != nil {
 				return err
 			}
 			s.lo += n
 			continue
 		}
-		if err := s.longLine(); err != nil {
+		if err := s.longOne(); err != nil {
 			return err
 		}
 	}
 }
 
-// shortLines returns the length of w's leading whole lines shorter than
-// longLine, w starting at a line's start: all of w at the end of the
-// patch, and 0 when w starts with a long line or holds too few bytes to
-// tell. It looks back from longLine bytes past each line's start, so a
-// run of short lines costs a look a stretch.
-func shortLines(w []byte, eof bool) int {
+// shortLines returns the length of w's leading whole lines that are not
+// long, w starting at a line's start: all of w at the end of the patch,
+// and 0 when w starts with a long line or holds too few bytes to tell. It
+// looks back from long bytes past each line's start, so a run of short
+// lines costs a look a stretch.
+func (s *patchStream) shortLines(w []byte) int {
 	pos := 0
-	for len(w)-pos > longLine {
-		end := pos + longLine
+	for len(w)-pos > s.long {
+		end := pos + s.long
 		start := lineStart(w[:end], end)
 		if start <= pos {
 			return pos
 		}
 		pos = start
 	}
-	if eof {
+	if s.eof {
 		return len(w)
 	}
 	return pos
@@ -192,9 +201,9 @@ func (s *patchStream) keep(b []byte) error {
 	return nil
 }
 
-// longLine handles the line at the window's start, whose first longLine
+// longOne handles the line at the window's start, whose first long
 // bytes hold no newline: as a hole when its file holds it, else kept.
-func (s *patchStream) longLine() error {
+func (s *patchStream) longOne() error {
 	w := s.win[s.lo:s.hi]
 	prefix := w[0]
 	var src []byte
@@ -204,27 +213,39 @@ func (s *patchStream) longLine() error {
 	if src == nil || !s.allowed(src) {
 		return s.keepLine()
 	}
-	c := s.candidates(src, w[1:longLine])
+	c := s.candidates(src, w[1:s.long])
 	q := c.first()
 	if q < 0 {
 		return s.keepLine()
 	}
 	s.lo++ // the prefix byte, kept with the hole
 	k := 0 // the line's bytes so far, equal to src[q:q+k]
+	nl, marker := false, false
 	for {
 		w = s.win[s.lo:s.hi]
-		chunk := w
 		end := bytes.IndexByte(w, '\n')
+		if end >= 0 && s.hi-(s.lo+end+1) <= len(NoNewlineMarker) && !s.eof {
+			// The line after decides whether the newline is the line's.
+			if err := s.fill(); err != nil {
+				return err
+			}
+			w = s.win[s.lo:s.hi]
+		}
+		chunk := w
 		if end >= 0 {
-			chunk = w[:end]
+			nl, marker = true, markerAt(w[end+1:], s.eof)
+			chunk = w[:end+1]
+			if marker {
+				chunk = w[:end]
+			}
 		}
 		for q >= 0 && !(q+k+len(chunk) <= len(src) && bytes.Equal(src[q+k:q+k+len(chunk)], chunk)) {
 			s.work += int64(len(chunk)) // a comparison that failed
 			q = c.after(q, k)
 		}
 		if q < 0 {
-			// No file holds the line: it is kept, its bytes so far
-			// from the file whose bytes matched them.
+			// No place holds the line: it is kept, its bytes so far
+			// from the place that held them.
 			if err := s.keep([]byte{prefix}); err != nil {
 				return err
 			}
@@ -243,41 +264,15 @@ func (s *patchStream) longLine() error {
 			return err
 		}
 	}
-	return s.endHole(prefix, src, q, k)
-}
-
-// endHole ends a long line whose k bytes are src[q:q+k], the window
-// starting at its newline or at the patch's end.
-func (s *patchStream) endHole(prefix byte, src []byte, q, k int) error {
-	nl := s.lo < s.hi
+	if marker {
+		s.lo++ // the newline, which the marker takes from the line's bytes
+	}
+	s.next[s.path] = q + k
+	s.in.holes = append(s.in.holes, hole{at: s.n, line: src[q : q+k : q+k]})
 	if nl {
-		s.lo++
-		if s.hi-s.lo <= len(NoNewlineMarker) && !s.eof {
-			if err := s.fill(); err != nil {
-				return err
-			}
-		}
+		return s.keep([]byte{prefix, '\n'})
 	}
-	line := src[q : q+k : q+k]
-	if nl && !markerAt(s.win[s.lo:s.hi], s.eof) {
-		if q+k == len(src) || src[q+k] != '\n' {
-			// The file holds the line but not its newline there.
-			for _, b := range [][]byte{{prefix}, line, newline} {
-				if err := s.keep(b); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		line = src[q : q+k+1 : q+k+1]
-	}
-	s.next[s.path] = q + len(line)
-	s.in.holes = append(s.in.holes, hole{at: s.n, line: line})
-	text := []byte{prefix, '\n'}
-	if !nl {
-		text = text[:1]
-	}
-	return s.keep(text)
+	return s.keep([]byte{prefix})
 }
 
 // markerAt reports whether w, at a line's start, starts with a no-newline

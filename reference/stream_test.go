@@ -5,10 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 )
 
 // sameBytesOpt compares byte slices as bytes.Equal does, nil apart from
@@ -251,4 +256,85 @@ func TestWorkspacePeek(t *testing.T) {
 	if _, ok := ws.seen["f"]; !ok {
 		t.Errorf("ReadFile did not count the file peeked into as read")
 	}
+}
+
+// streamCase is what gopter generates for TestReadPatchProperty: a file
+// of tokens, where the hunks cut it, the thresholds to read with, and
+// bytes of the patch to change.
+type streamCase struct {
+	File                []int
+	A, B, C, D, E, F    int // cuts: the source hunk's parts, the target's anchor
+	Target              bool
+	Long, Window, Strip int
+	Edits               []int
+	Edit                int // how many of Edits to make: none from 4 on
+}
+
+// streamTokens make files of lines short and long against thresholds of
+// 4 to 40 bytes, with CR, multibyte text and no-newline endings.
+var streamTokens = []string{"a", "aaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "é", "\r", "\n", "\n", " ", "-", "+", "\\", "x"}
+
+// TestReadPatchProperty: patches of random files, some of their bytes
+// changed, read with small thresholds and windows (every boundary a line
+// can meet: a window's end inside a line, its newline or the marker after
+// it), parse as Parse parses their bytes, to the same patch or error.
+func TestReadPatchProperty(t *testing.T) {
+	t.Parallel()
+	params := gopter.DefaultTestParametersWithSeed(*propSeed)
+	params.MinSuccessfulTests = 3000
+	holes := 0
+	props := gopter.NewProperties(params)
+	token := gen.IntRange(0, len(streamTokens)-1)
+	cut := gen.IntRange(0, 1<<16)
+	props.Property("Input.Parse is Parse of the bytes", prop.ForAll(func(c streamCase) string {
+		file := []byte(joinStreamTokens(c.File))
+		at := func(i int) int { return i % (len(file) + 1) }
+		cuts := []int{at(c.A), at(c.B), at(c.C), at(c.D)}
+		slices.Sort(cuts)
+		payload := file[cuts[1]:cuts[2]]
+		p := &Patch{ID: "m", PayloadSHA256: sha(string(payload)), Sections: []*Section{{OldPath: "a/f", NewPath: "b/f",
+			Hunks: []*Hunk{{Role: RoleSource, Before: file[cuts[0]:cuts[1]], Payload: payload, After: file[cuts[2]:cuts[3]]}}}}}
+		if c.Target {
+			e, f := min(at(c.E), at(c.F)), max(at(c.E), at(c.F))
+			p.Sections[0].Hunks = append(p.Sections[0].Hunks, &Hunk{Role: RoleTarget, Before: file[e:f], Payload: payload, After: file[f:]})
+		}
+		text := Format(p)
+		n := c.Edit
+		if n > 3 {
+			n = 0
+		}
+		for _, e := range c.Edits[:min(n, len(c.Edits))] {
+			text[e%len(text)] = "x\n \\-+@"[e%7]
+		}
+		long := 4 + c.Long%37
+		window := max(2*long+1, len(NoNewlineMarker)+2) + c.Window%64
+		in, err := readPatch(bytes.NewReader(text), DefaultInputLimit, "p", MapFiles{"f": file}, c.Strip%2, long, window)
+		if err != nil {
+			return "readPatch: " + err.Error()
+		}
+		defer in.Release()
+		holes += len(in.holes)
+		got, gotErr := in.Parse()
+		want, wantErr := Parse(text)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			return fmt.Sprintf("error %v, Parse's %v", gotErr, wantErr)
+		}
+		return cmp.Diff(want, got, sameBytesOpt)
+	}, gen.Struct(reflect.TypeOf(streamCase{}), map[string]gopter.Gen{
+		"File": gen.SliceOf(token), "A": cut, "B": cut, "C": cut, "D": cut, "E": cut, "F": cut,
+		"Target": gen.Bool(), "Long": gen.IntRange(0, 1000), "Window": gen.IntRange(0, 1000), "Strip": gen.IntRange(0, 9),
+		"Edits": gen.SliceOfN(3, gen.IntRange(0, 1<<20)), "Edit": gen.IntRange(0, 7),
+	})))
+	props.TestingRun(t)
+	if holes == 0 {
+		t.Errorf("no line was left out in %d cases", params.MinSuccessfulTests)
+	}
+}
+
+func joinStreamTokens(ts []int) string {
+	var b strings.Builder
+	for _, t := range ts {
+		b.WriteString(streamTokens[t])
+	}
+	return b.String()
 }
