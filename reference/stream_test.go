@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
@@ -50,7 +51,23 @@ func plannedPatch(t *testing.T, files MapFiles, path string, size int) []byte {
 	return Format(doc)
 }
 
-// readPatchFile writes text to a file and reads it back with ReadPatch.
+// within returns f's result, failing t if f runs longer than d: a stream
+// that stops making progress fails its test in seconds.
+func within[T any](t testing.TB, d time.Duration, f func() T) T {
+	t.Helper()
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v
+	case <-time.After(d):
+		t.Fatalf("still running after %v", d)
+		panic("unreachable")
+	}
+}
+
+// readPatchFile writes text to a file and reads it back with ReadPatch,
+// with a limit of 16 times the text.
 func readPatchFile(t *testing.T, text []byte, files Files, strip int) *Input {
 	t.Helper()
 	name := filepath.Join(t.TempDir(), "p.blockpatch")
@@ -62,12 +79,19 @@ func readPatchFile(t *testing.T, text []byte, files Files, strip int) *Input {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	in, err := ReadPatch(f, DefaultInputLimit, "p.blockpatch", files, strip)
-	if err != nil {
-		t.Fatal(err)
+	type read struct {
+		in  *Input
+		err error
 	}
-	t.Cleanup(func() { in.Release() })
-	return in
+	r := within(t, 30*time.Second, func() read {
+		in, err := ReadPatch(f, 16*int64(len(text)), "p.blockpatch", files, strip)
+		return read{in, err}
+	})
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	t.Cleanup(func() { r.in.Release() })
+	return r.in
 }
 
 // replaceLine returns text with its line starting with prefix replaced.
@@ -308,13 +332,24 @@ func TestReadPatchProperty(t *testing.T) {
 		}
 		long := 4 + c.Long%37
 		window := max(2*long+1, len(NoNewlineMarker)+2) + c.Window%64
-		in, err := readPatch(bytes.NewReader(text), DefaultInputLimit, "p", MapFiles{"f": file}, c.Strip%2, long, window)
-		if err != nil {
-			return "readPatch: " + err.Error()
+		type parsed struct {
+			in  *Input
+			p   *Patch
+			err error
 		}
-		defer in.Release()
-		holes += len(in.holes)
-		got, gotErr := in.Parse()
+		r := within(t, 10*time.Second, func() parsed {
+			in, err := readPatch(bytes.NewReader(text), 16*int64(len(text)), "p", MapFiles{"f": file}, c.Strip%2, long, window)
+			if err != nil {
+				return parsed{err: fmt.Errorf("readPatch: %w", err)}
+			}
+			holes += len(in.holes)
+			p, err := in.Parse()
+			return parsed{in, p, err}
+		})
+		if r.in != nil {
+			defer r.in.Release()
+		}
+		got, gotErr := r.p, r.err
 		want, wantErr := Parse(text)
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			return fmt.Sprintf("error %v, Parse's %v", gotErr, wantErr)
