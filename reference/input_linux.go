@@ -43,6 +43,19 @@ func allocInput(size int) (inputMemory, error) {
 	return inputMemory{m}, nil
 }
 
+// reserveInput maps size bytes whose pages are taken as they are first
+// written, in huge pages from hugeInput on: room for text whose length is
+// known only to be at most size, such as the lines of a patch that
+// ReadPatch keeps, so that keeping few of them costs few pages and keeping
+// all of them costs what ReadLimited's would.
+func reserveInput(size int) (inputMemory, error) {
+	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err == nil && size >= hugeInput {
+		unix.Madvise(m, unix.MADV_HUGEPAGE) // advice: small pages serve without it
+	}
+	return inputMemory{m}, err
+}
+
 func (m *inputMemory) bytes() []byte { return m.m }
 
 func (m *inputMemory) grow(size int) error {

@@ -8,6 +8,8 @@ type inputMemory struct{ m []byte }
 
 func allocInput(size int) (inputMemory, error) { return inputMemory{make([]byte, size)}, nil }
 
+func reserveInput(size int) (inputMemory, error) { return allocInput(size) }
+
 func (m *inputMemory) bytes() []byte { return m.m }
 
 func (m *inputMemory) grow(size int) error {

@@ -62,21 +62,23 @@ func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*
 	if err != nil || !info.Mode().IsRegular() || info.Size() < streamMin || info.Size() > limit {
 		return ReadLimited(r, limit, what)
 	}
-	return readPatch(f, limit, what, tree, strip, longLine, streamWindow)
+	return readPatch(f, info.Size()+1, limit, what, tree, strip, longLine, streamWindow)
 }
 
 // readPatch streams r, keeping lines of long bytes or more out of memory
 // where tree holds them, through a window of the given size (at least
-// twice long).
-func readPatch(r io.Reader, limit int64, what string, tree peeker, strip, long, window int) (*Input, error) {
+// twice long). size is the room first reserved for the text kept: the
+// patch's size and one byte, to see its end.
+func readPatch(r io.Reader, size, limit int64, what string, tree peeker, strip, long, window int) (*Input, error) {
 	s := &patchStream{r: r, limit: limit, what: what, tree: tree, strip: strip, long: long,
 		win: make([]byte, window), budget: newInputBudget(), sources: map[string][]byte{}, next: map[string]int{}}
 	s.in = &Input{}
-	if err := s.budget.fits(readStep); err != nil {
+	size = min(size, limit+1)
+	if err := s.budget.fits(size); err != nil {
 		return nil, tooBig(what, limit, 0, err)
 	}
 	var err error
-	if s.in.mem, err = allocInput(readStep); err != nil {
+	if s.in.mem, err = reserveInput(int(size)); err != nil {
 		return nil, tooBig(what, limit, 0, err)
 	}
 	if err := s.run(); err != nil {

@@ -292,6 +292,7 @@ type streamCase struct {
 	Long, Window, Strip int
 	Edits               []int
 	Edit                int // how many of Edits to make: none from 4 on
+	Size                int // the room first reserved for the text kept, less than the patch or more
 }
 
 // streamTokens make files of lines short and long against thresholds of
@@ -338,7 +339,7 @@ func TestReadPatchProperty(t *testing.T) {
 			err error
 		}
 		r := within(t, 10*time.Second, func() parsed {
-			in, err := readPatch(bytes.NewReader(text), 16*int64(len(text)), "p", MapFiles{"f": file}, c.Strip%2, long, window)
+			in, err := readPatch(bytes.NewReader(text), int64(c.Size%(2*len(text))+1), 16*int64(len(text)), "p", MapFiles{"f": file}, c.Strip%2, long, window)
 			if err != nil {
 				return parsed{err: fmt.Errorf("readPatch: %w", err)}
 			}
@@ -358,7 +359,7 @@ func TestReadPatchProperty(t *testing.T) {
 	}, gen.Struct(reflect.TypeOf(streamCase{}), map[string]gopter.Gen{
 		"File": gen.SliceOf(token), "A": cut, "B": cut, "C": cut, "D": cut, "E": cut, "F": cut,
 		"Target": gen.Bool(), "Long": gen.IntRange(0, 1000), "Window": gen.IntRange(0, 1000), "Strip": gen.IntRange(0, 9),
-		"Edits": gen.SliceOfN(3, gen.IntRange(0, 1<<20)), "Edit": gen.IntRange(0, 7),
+		"Edits": gen.SliceOfN(3, gen.IntRange(0, 1<<20)), "Edit": gen.IntRange(0, 7), "Size": gen.IntRange(0, 1<<20),
 	})))
 	props.TestingRun(t)
 	if holes == 0 {
