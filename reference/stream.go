@@ -222,39 +222,15 @@ func (s *patchStream) longOne() error {
 	}
 	s.lo++ // the prefix byte, kept with the hole
 	k := 0 // the line's bytes so far, equal to src[q:q+k]
-	nl, marker := false, false
 	for {
 		w = s.win[s.lo:s.hi]
 		end := bytes.IndexByte(w, '\n')
-		if end >= 0 && s.hi-(s.lo+end+1) <= len(NoNewlineMarker) && !s.eof {
-			// The line after decides whether the newline is the line's.
-			if err := s.fill(); err != nil {
-				return err
-			}
-			w = s.win[s.lo:s.hi]
-		}
 		chunk := w
 		if end >= 0 {
-			nl, marker = true, markerAt(w[end+1:], s.eof)
-			chunk = w[:end+1]
-			if marker {
-				chunk = w[:end]
-			}
+			chunk = w[:end]
 		}
-		for q >= 0 && !(q+k+len(chunk) <= len(src) && bytes.Equal(src[q+k:q+k+len(chunk)], chunk)) {
-			s.work += int64(len(chunk)) // a comparison that failed
-			q = c.after(q, k)
-		}
-		if q < 0 {
-			// No place holds the line: it is kept, its bytes so far
-			// from the place that held them.
-			if err := s.keep([]byte{prefix}); err != nil {
-				return err
-			}
-			if err := s.keep(src[c.last : c.last+k]); err != nil {
-				return err
-			}
-			return s.keepLine()
+		if q = c.holding(q, k, chunk); q < 0 {
+			return s.keepFrom(prefix, src[c.last:c.last+k])
 		}
 		c.last = q
 		k += len(chunk)
@@ -266,8 +242,21 @@ func (s *patchStream) longOne() error {
 			return err
 		}
 	}
-	if marker {
-		s.lo++ // the newline, which the marker takes from the line's bytes
+	nl := s.lo < s.hi // the window starts at the line's newline
+	if nl {
+		if s.hi-s.lo <= len(NoNewlineMarker)+1 && !s.eof {
+			// The line after decides whether the newline is the line's.
+			if err := s.fill(); err != nil {
+				return err
+			}
+		}
+		if !markerAt(s.win[s.lo+1:s.hi], s.eof) {
+			if q = c.holding(q, k, newline); q < 0 {
+				return s.keepFrom(prefix, src[c.last:c.last+k])
+			}
+			k++
+		}
+		s.lo++
 	}
 	s.next[s.path] = q + k
 	s.in.holes = append(s.in.holes, hole{at: s.n, line: src[q : q+k : q+k]})
@@ -275,6 +264,19 @@ func (s *patchStream) longOne() error {
 		return s.keep([]byte{prefix, '\n'})
 	}
 	return s.keep([]byte{prefix})
+}
+
+// keepFrom keeps a long line that no place holds whole after all: its
+// prefix, the bytes so far (held by the place that matched them) and the
+// rest of it from the window.
+func (s *patchStream) keepFrom(prefix byte, sofar []byte) error {
+	if err := s.keep([]byte{prefix}); err != nil {
+		return err
+	}
+	if err := s.keep(sofar); err != nil {
+		return err
+	}
+	return s.keepLine()
 }
 
 // markerAt reports whether w, at a line's start, starts with a no-newline
@@ -386,6 +388,17 @@ func (s *patchStream) candidates(src, probe []byte) *lineCandidates {
 func (c *lineCandidates) first() int {
 	c.last = c.find(c.start)
 	return c.last
+}
+
+// holding returns the first candidate from q on that holds b after the
+// line's first k bytes, or -1. Each that does not costs the budget b's
+// length.
+func (c *lineCandidates) holding(q, k int, b []byte) int {
+	for q >= 0 && !(q+k+len(b) <= len(c.src) && bytes.Equal(c.src[q+k:q+k+len(b)], b)) {
+		c.s.work += int64(len(b))
+		q = c.after(q, k)
+	}
+	return q
 }
 
 // after returns the next candidate past q whose first k bytes equal

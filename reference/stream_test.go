@@ -118,6 +118,13 @@ func TestReadPatchParsesAsWhole(t *testing.T) {
 	n := size / len("item00000000 ")
 	item := func(i int) []byte { return fmt.Appendf(nil, "item%08d ", i) }
 	longPath := "--- a/" + strings.Repeat("p", 2*longLine)
+	longBlock := bytes.Replace(line, []byte("some words that move"), bytes.Repeat([]byte("w"), 3*longLine), 1)
+	remove := ModeRemoveFile
+	devNull := DevNull
+	_, removal, err := PlanDocument(&Request{Src: "f", Dst: &devNull, Mode: &remove}, MapFiles{"f": line})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Each of the one-line patch's long lines is followed by a marker; the
 	// first (a third of the file) ends at the block, the second (two
 	// thirds) at the file's end, the third (a third) at the file's end.
@@ -146,6 +153,8 @@ func TestReadPatchParsesAsWhole(t *testing.T) {
 		{"the patch ends in a long line", MapFiles{"f": line}, bytes.TrimSuffix(planned, []byte("\n\\ No newline at end of file\n")), 1, 3},
 		{"the last long line ends in a newline the file lacks", MapFiles{"f": line},
 			bytes.TrimSuffix(planned, []byte("\\ No newline at end of file\n")), 1, 2},
+		{"a long block moved", MapFiles{"f": longBlock}, plannedPatch(t, MapFiles{"f": longBlock}, "f", size), 1, 5},
+		{"the file removed, one long line", MapFiles{"f": line}, Format(removal), 1, 1},
 		{"a count beyond the patch", MapFiles{"f": line}, bytes.Replace(planned, []byte("@@ -1,3 +1,2 @@"), []byte("@@ -1,99999999 +1,2 @@"), 1), 1, 3},
 	}
 	for _, tt := range tests {
@@ -243,45 +252,6 @@ func TestReadPatchRecurringLine(t *testing.T) {
 	}
 }
 
-// TestWorkspacePeek: a file peeked into is not among those read until
-// ReadFile reads it, which hands over the bytes peek read; a path ReadFile
-// refuses is never peeked into.
-func TestWorkspacePeek(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"f": strings.Repeat("x", 2*mapThreshold), "d/g": "g"})
-	if err := os.Symlink("f", filepath.Join(root, "link")); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := NewWorkspace(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	peeked := ws.peek("f")
-	if len(peeked) != 2*mapThreshold || len(ws.seen) != 0 {
-		t.Fatalf("peek read %d bytes and made %d files seen", len(peeked), len(ws.seen))
-	}
-	for _, path := range []string{"link", "d", "missing", "../f"} {
-		if b := ws.peek(path); b != nil {
-			t.Errorf("peek(%q) read %d bytes", path, len(b))
-		}
-	}
-	if len(ws.seen) != 0 {
-		t.Errorf("peeking made %d files seen", len(ws.seen))
-	}
-	read, err := ws.ReadFile("f")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if &read[0] != &peeked[0] || len(ws.maps) != 1 {
-		t.Errorf("ReadFile read the file again")
-	}
-	if _, ok := ws.seen["f"]; !ok {
-		t.Errorf("ReadFile did not count the file peeked into as read")
-	}
-}
-
 // streamCase is what gopter generates for TestReadPatchProperty: a file
 // of tokens, where the hunks cut it, the thresholds to read with, and
 // bytes of the patch to change.
@@ -373,4 +343,74 @@ func joinStreamTokens(ts []int) string {
 		b.WriteString(streamTokens[t])
 	}
 	return b.String()
+}
+
+// TestReadPatchReadsWhole: a patch that is not a file, a file under
+// streamMin, and one above the limit are read as ReadLimited reads them:
+// whole, or refused.
+func TestReadPatchReadsWhole(t *testing.T) {
+	t.Parallel()
+	line := oneLineFile(1<<20, "")
+	files := MapFiles{"f": line}
+	text := plannedPatch(t, files, "f", 1<<20)
+	in, err := ReadPatch(bytes.NewReader(text), DefaultInputLimit, "p", files, 1)
+	if err != nil || len(in.holes) != 0 || !bytes.Equal(in.Bytes(), text) {
+		t.Errorf("a reader: %d lines left out, %d of %d bytes kept, %v", len(in.holes), len(in.Bytes()), len(text), err)
+	}
+	if in := readPatchFile(t, text, files, 1); len(in.holes) != 0 || !bytes.Equal(in.Bytes(), text) {
+		t.Errorf("a file under streamMin: %d lines left out, %d of %d bytes kept", len(in.holes), len(in.Bytes()), len(text))
+	}
+	name := filepath.Join(t.TempDir(), "p.blockpatch")
+	if err := os.WriteFile(name, bytes.Repeat([]byte("x"), streamMin), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, err = ReadPatch(f, streamMin-1, "p", files, 1)
+	wantCode(t, err, IOError)
+}
+
+// TestReadPatchLimit: a stream is refused with io_error once more bytes
+// than the limit came, and read when it holds the limit exactly.
+func TestReadPatchLimit(t *testing.T) {
+	t.Parallel()
+	line := oneLineFile(1<<20, "")
+	files := MapFiles{"f": line}
+	text := plannedPatch(t, files, "f", 1<<20)
+	_, err := readPatch(bytes.NewReader(text), int64(len(text)), int64(len(text)-1), "p", files, 1, longLine, streamWindow)
+	wantCode(t, err, IOError)
+	in, err := readPatch(bytes.NewReader(text), int64(len(text)), int64(len(text)), "p", files, 1, longLine, streamWindow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Release()
+	if len(in.holes) != 3 {
+		t.Errorf("%d lines left out, want 3", len(in.holes))
+	}
+}
+
+// TestInputParseGivesTheWholeTextsError: a patch whose one long line, left
+// out, stands where a hunk header must: the error quotes the line as the
+// whole text has it.
+func TestInputParseGivesTheWholeTextsError(t *testing.T) {
+	t.Parallel()
+	file := []byte(strings.Repeat("abcdefgh", 8))
+	text := []byte("diff --blockpatch a/f b/f\nblockpatch version 1\nblockpatch move id=m payload-sha256=" + sha("") +
+		"\n--- a/f\n+++ b/f\n\n " + string(file) + "\n\\ No newline at end of file\n")
+	in, err := readPatch(bytes.NewReader(text), int64(len(text)), DefaultInputLimit, "p", MapFiles{"f": file}, 1, 16, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Release()
+	if len(in.holes) != 1 {
+		t.Fatalf("%d lines left out, want 1", len(in.holes))
+	}
+	_, got := in.Parse()
+	_, want := Parse(text)
+	if fmt.Sprint(got) != fmt.Sprint(want) || want == nil {
+		t.Errorf("error %v, want %v", got, want)
+	}
 }

@@ -351,3 +351,46 @@ func TestFsErrorCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspacePeek: a file peeked into is not among those read until
+// ReadFile reads it, which hands over the bytes peek read; a path ReadFile
+// refuses is never peeked into.
+func TestWorkspacePeek(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"f": strings.Repeat("x", 2*mapThreshold), "d/g": "g", "big": strings.Repeat("y", 2*mapThreshold)})
+	if err := os.Symlink("f", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	peeked := ws.peek("f")
+	if len(peeked) != 2*mapThreshold || len(ws.seen) != 0 {
+		t.Fatalf("peek read %d bytes and made %d files seen", len(peeked), len(ws.seen))
+	}
+	for _, path := range []string{"link", "d", "missing", "../f"} {
+		if b := ws.peek(path); b != nil {
+			t.Errorf("peek(%q) read %d bytes", path, len(b))
+		}
+	}
+	if len(ws.seen) != 0 {
+		t.Errorf("peeking made %d files seen", len(ws.seen))
+	}
+	read, err := ws.ReadFile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &read[0] != &peeked[0] || len(ws.maps) != 1 {
+		t.Errorf("ReadFile read the file again")
+	}
+	if _, ok := ws.seen["f"]; !ok {
+		t.Errorf("ReadFile did not count the file peeked into as read")
+	}
+	ws.InputLimit = mapThreshold
+	if b := ws.peek("big"); b != nil {
+		t.Errorf("peek read %d bytes of a file above the input limit", len(b))
+	}
+}
