@@ -341,3 +341,11 @@ func TestSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckParseError: Check of a patch that does not parse returns
+// Parse's error and reads no file.
+func TestCheckParseError(t *testing.T) {
+	t.Parallel()
+	_, err := Check([]byte("not a patch\n"), MapFiles{}, Options{Strip: 1})
+	wantCode(t, err, ParseError)
+}

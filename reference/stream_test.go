@@ -153,6 +153,7 @@ func TestReadPatchParsesAsWhole(t *testing.T) {
 		{"the patch ends in a long line", MapFiles{"f": line}, bytes.TrimSuffix(planned, []byte("\n\\ No newline at end of file\n")), 1, 3},
 		{"the last long line ends in a newline the file lacks", MapFiles{"f": line},
 			bytes.TrimSuffix(planned, []byte("\\ No newline at end of file\n")), 1, 2},
+		{"the patch ends in a marker without its newline", MapFiles{"f": line}, bytes.TrimSuffix(planned, []byte("\n")), 1, 3},
 		{"a long block moved", MapFiles{"f": longBlock}, plannedPatch(t, MapFiles{"f": longBlock}, "f", size), 1, 5},
 		{"the file removed, one long line", MapFiles{"f": line}, Format(removal), 1, 1},
 		{"a count beyond the patch", MapFiles{"f": line}, bytes.Replace(planned, []byte("@@ -1,3 +1,2 @@"), []byte("@@ -1,99999999 +1,2 @@"), 1), 1, 3},
