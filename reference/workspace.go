@@ -154,19 +154,29 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 		}
 		return nil, err
 	}
+	snap, err := w.readFound(d, name, info, path)
+	if err != nil {
+		return nil, err
+	}
+	w.seen[path] = snap
+	return snap.data, nil
+}
+
+// readFound reads the file name of d that resolve found for path, within
+// the input limit, and closes d; Close releases the file if it is mapped.
+func (w *Workspace) readFound(d *treeDir, name string, info fs.FileInfo, path string) (snapshot, error) {
 	defer w.closeDir(d)
 	if limit := w.inputLimit(); info.Size() > limit {
-		return nil, tooLarge(path, limit)
+		return snapshot{}, tooLarge(path, limit)
 	}
 	snap, err := readRegular(d, name, info, !w.ReadOnly)
 	if err != nil {
-		return nil, FileError(err, path, "io")
+		return snapshot{}, FileError(err, path, "io")
 	}
 	if snap.mapped != nil {
 		w.maps = append(w.maps, snap.mapped)
 	}
-	w.seen[path] = snap
-	return snap.data, nil
+	return snap, nil
 }
 
 // peek reads path as ReadFile does, for ReadPatch to find a patch's long
@@ -184,16 +194,9 @@ func (w *Workspace) peek(path string) []byte {
 	if err != nil {
 		return nil
 	}
-	defer w.closeDir(d)
-	if info.Size() > w.inputLimit() {
-		return nil
-	}
-	snap, err := readRegular(d, name, info, !w.ReadOnly)
+	snap, err := w.readFound(d, name, info, path)
 	if err != nil {
 		return nil
-	}
-	if snap.mapped != nil {
-		w.maps = append(w.maps, snap.mapped)
 	}
 	w.peeked[path] = snap
 	return snap.data
