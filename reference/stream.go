@@ -71,7 +71,7 @@ func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*
 // patch's size and one byte, to see its end.
 func readPatch(r io.Reader, size, limit int64, what string, tree peeker, strip, long, window int) (*Input, error) {
 	s := &patchStream{r: r, limit: limit, what: what, tree: tree, strip: strip, long: long,
-		win: make([]byte, window), budget: newInputBudget(), sources: map[string][]byte{}, next: map[string]int{}}
+		win: make([]byte, window), budget: newInputBudget(), next: map[string]int{}}
 	s.in = &Input{}
 	size = min(size, limit+1)
 	if err := s.budget.fits(size); err != nil {
@@ -115,11 +115,10 @@ type patchStream struct {
 	headed int
 	old    string // the raw path of the last --- header
 	path   string
-	// sources holds the files peeked into, by path; next is where the
-	// search for the next line starts in each: just past the last line
-	// found there, as a patch's lines follow their file.
-	sources map[string][]byte
-	next    map[string]int
+	// next is where the search for the next line starts in each file
+	// peeked into: just past the last line found there, as a patch's
+	// lines follow their file.
+	next map[string]int
 	// work is the bytes the searches for lines passed and compared.
 	work int64
 }
@@ -336,12 +335,7 @@ func (s *patchStream) source() []byte {
 	if s.path == "" {
 		return nil
 	}
-	src, ok := s.sources[s.path]
-	if !ok {
-		src = s.tree.peek(s.path)
-		s.sources[s.path] = src
-	}
-	return src
+	return s.tree.peek(s.path) // a Workspace keeps what it peeked into
 }
 
 // headerAfter returns the start of the first line past from that starts
