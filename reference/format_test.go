@@ -1,8 +1,13 @@
 package reference
 
 import (
+	"bytes"
+	"errors"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -175,5 +180,112 @@ func TestFormatMarkerInsidePayload(t *testing.T) {
 	wantCode(t, err, "")
 	if got := q.SourceHunk(); string(got.Payload) != "aa\n" || got.OldCount != 1 {
 		t.Errorf("re-parsed payload %q with old count %d; want \"aa\\n\" in 1 line", got.Payload, got.OldCount)
+	}
+}
+
+// pieceRecorder records each write; from its failAt-th write on (when
+// failAt > 0) it fails.
+type pieceRecorder struct {
+	writes [][]byte
+	failAt int
+}
+
+var errRecorder = errors.New("recorder: write refused")
+
+func (r *pieceRecorder) Write(b []byte) (int, error) {
+	r.writes = append(r.writes, slices.Clone(b))
+	if r.failAt > 0 && len(r.writes) >= r.failAt {
+		return 0, errRecorder
+	}
+	return len(b), nil
+}
+
+// manyLinesPatch is a deletion of n short body lines, each with a
+// two-byte rune, and longLinePatch one of a single line of n two-byte
+// runes.
+func manyLinesPatch(n int) string {
+	var body, payload strings.Builder
+	for i := range n {
+		line := "line " + strconv.Itoa(i) + " é\n"
+		payload.WriteString(line)
+		body.WriteString("-" + line)
+	}
+	return section("a/f", "b/f", sha(payload.String()), "") +
+		"@@ -1," + strconv.Itoa(n) + " +1,0 @@ blockpatch-source id=move-1\n" + body.String()
+}
+
+func longLinePatch(n int) string {
+	line := strings.Repeat("é", n) + "\n"
+	return section("a/f", "b/f", sha(line), "") + "@@ -1,1 +1,0 @@ blockpatch-source id=move-1\n-" + line
+}
+
+// TestWritePatchIsFormat: WritePatch writes Format's bytes; each write
+// ends where a piece does, so none splits a rune; short pieces are
+// gathered into few writes, and a piece as long as the room is written
+// from the patch's own bytes, not copied.
+func TestWritePatchIsFormat(t *testing.T) {
+	t.Parallel()
+	docs := canonicalPatches(t)
+	docs["many short lines"] = manyLinesPatch(20000)
+	docs["long line"] = longLinePatch(gatherSize)
+	for name, doc := range docs {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse([]byte(doc))
+			wantCode(t, err, "")
+			var rec pieceRecorder
+			if err := WritePatch(&rec, p); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(bytes.Join(rec.writes, nil)); got != string(Format(p)) {
+				t.Fatalf("WritePatch differs from Format (-Format +WritePatch):\n%s", cmp.Diff(string(Format(p)), got))
+			}
+			for i, w := range rec.writes {
+				if utf8.Valid([]byte(doc)) && !utf8.Valid(w) {
+					t.Errorf("write %d splits a rune: %q", i, w)
+				}
+			}
+			if most := len(doc)/(gatherSize/2) + 2; len(rec.writes) > most {
+				t.Errorf("%d writes for %d bytes, want at most %d", len(rec.writes), len(doc), most)
+			}
+		})
+	}
+	t.Run("long line not copied", func(t *testing.T) {
+		t.Parallel()
+		p, err := Parse([]byte(longLinePatch(gatherSize)))
+		wantCode(t, err, "")
+		payload := p.Sections[0].Hunks[0].Payload
+		var rec aliasRecorder
+		if err := WritePatch(&rec, p); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(rec.firsts, func(b *byte) bool { return b == &payload[0] }) {
+			t.Error("no write passed the payload's own bytes")
+		}
+	})
+}
+
+// aliasRecorder records the address of each write's first byte.
+type aliasRecorder struct{ firsts []*byte }
+
+func (r *aliasRecorder) Write(b []byte) (int, error) {
+	if len(b) > 0 {
+		r.firsts = append(r.firsts, &b[0])
+	}
+	return len(b), nil
+}
+
+// TestWritePatchStopsAtError: WritePatch returns its writer's first error
+// and writes nothing after it.
+func TestWritePatchStopsAtError(t *testing.T) {
+	t.Parallel()
+	p, err := Parse([]byte(manyLinesPatch(20000)))
+	wantCode(t, err, "")
+	rec := pieceRecorder{failAt: 2}
+	if err := WritePatch(&rec, p); !errors.Is(err, errRecorder) {
+		t.Fatalf("WritePatch = %v, want the writer's error", err)
+	}
+	if len(rec.writes) != 2 {
+		t.Errorf("%d writes, want 2: none after the failing one", len(rec.writes))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -41,6 +42,35 @@ func allocInput(size int) (inputMemory, error) {
 	mid := len(m) / 2 &^ (2<<20 - 1)
 	parallel(func() { unix.Madvise(m[:mid], unix.MADV_POPULATE_WRITE) }, func() { unix.Madvise(m[mid:], unix.MADV_POPULATE_WRITE) })
 	return inputMemory{m}, nil
+}
+
+// hugePage is the size of the huge pages asked for by MADV_HUGEPAGE on
+// the machines this tool runs on (x86-64, arm64 with 4 KiB pages).
+const hugePage = 2 << 20
+
+// bulk returns an empty slice with room for size bytes, on the Go heap,
+// for a copy about to be written whole (Parse's parts of many lines).
+// From hugeInput on, the huge pages its room spans are asked for and
+// taken at once, by halves on both cores, as allocInput's are: small pages
+// taken one at a time as the copy wrote them took half of check's time on
+// a patch moving a 12 MB block of short lines (issue 23). Memory the heap
+// had touched before is already taken, and the advice changes nothing.
+func bulk(size int) []byte {
+	b := make([]byte, 0, size)
+	if size < hugeInput {
+		return b
+	}
+	room := b[:size]
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(room)))
+	lo := int((addr+hugePage-1)&^(hugePage-1) - addr)
+	hi := int((addr+uintptr(size))&^(hugePage-1) - addr)
+	if hi-lo >= hugePage {
+		huge := room[lo:hi]
+		unix.Madvise(huge, unix.MADV_HUGEPAGE) // advice: without it, small pages serve
+		mid := lo + (hi-lo)/2&^(hugePage-1)
+		parallel(func() { unix.Madvise(room[lo:mid], unix.MADV_POPULATE_WRITE) }, func() { unix.Madvise(room[mid:hi], unix.MADV_POPULATE_WRITE) })
+	}
+	return b
 }
 
 // reserveInput maps size bytes whose pages are taken as they are first

@@ -2,12 +2,15 @@ package reference
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -196,4 +199,59 @@ func TestReadLimitedUnderAddressLimit(t *testing.T) {
 			wantCode(t, err, IOError)
 		}
 	}
+}
+
+// TestBulk: bulk gives room for its size, empty; from hugeInput on, the
+// huge pages within the room are asked for (the "hg" flag of the mapping
+// that holds them, in /proc/self/smaps), below it they are not.
+func TestBulk(t *testing.T) {
+	t.Parallel()
+	for _, size := range []int{0, 1, hugeInput - 1, hugeInput, 3*hugeInput + 5} {
+		b := bulk(size)
+		if len(b) != 0 || cap(b) < size {
+			t.Fatalf("bulk(%d): len %d cap %d", size, len(b), cap(b))
+		}
+		room := b[:size]
+		for i := range room {
+			room[i] = byte(i)
+		}
+		if size < hugeInput {
+			continue
+		}
+		addr := uintptr(unsafe.Pointer(&room[0]))
+		inside := (addr+hugePage-1)&^(hugePage-1) + hugePage/2
+		flags, err := vmFlags(inside)
+		if err != nil {
+			t.Skip(err)
+		}
+		if !slices.Contains(flags, "hg") {
+			t.Errorf("bulk(%d): the mapping holding its room has flags %v, without hg", size, flags)
+		}
+	}
+}
+
+// vmFlags returns the VmFlags of the mapping of this process that holds
+// addr.
+func vmFlags(addr uintptr) ([]string, error) {
+	data, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return nil, err
+	}
+	in := false
+	for line := range strings.Lines(string(data)) {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		if lo, hi, ok := strings.Cut(fields[0], "-"); ok && !strings.HasSuffix(fields[0], ":") {
+			l, err1 := strconv.ParseUint(lo, 16, 64)
+			h, err2 := strconv.ParseUint(hi, 16, 64)
+			in = err1 == nil && err2 == nil && uint64(addr) >= l && uint64(addr) < h
+			continue
+		}
+		if in && fields[0] == "VmFlags:" {
+			return fields[1:], nil
+		}
+	}
+	return nil, errors.New("no mapping holds the address, or it shows no VmFlags")
 }

@@ -26,4 +26,7 @@ func (m *inputMemory) free() error {
 	return nil
 }
 
+// bulk returns an empty slice with room for size bytes.
+func bulk(size int) []byte { return make([]byte, 0, size) }
+
 func newInputBudget() inputBudget { return inputBudget{unlimited: true} }

@@ -435,7 +435,7 @@ func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, 
 		}
 	}
 	if size > 0 {
-		buf := make([]byte, 0, size)
+		buf := bulk(size)
 		part := 0
 		ends := [3]int{}
 		for range lines {

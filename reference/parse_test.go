@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -275,4 +276,29 @@ func FuzzParseNoPanic(f *testing.F) {
 			t.Fatalf("accepted an invalid patch")
 		}
 	})
+}
+
+// TestParseLargePart: a part of many lines larger than hugeInput, copied
+// into room whose huge pages are asked for (bulk), holds the lines'
+// bytes without their prefixes, and formats back to the document.
+func TestParseLargePart(t *testing.T) {
+	t.Parallel()
+	n := hugeInput/len("line 0 é\n") + 1 // no line is shorter
+	doc := manyLinesPatch(n)
+	p, err := Parse([]byte(doc))
+	wantCode(t, err, "")
+	payload := p.Sections[0].Hunks[0].Payload
+	if len(payload) <= hugeInput {
+		t.Fatalf("the payload holds %d bytes, want more than %d", len(payload), hugeInput)
+	}
+	var want strings.Builder
+	for i := range n {
+		want.WriteString("line " + strconv.Itoa(i) + " é\n")
+	}
+	if string(payload) != want.String() {
+		t.Error("the payload is not the body lines without their prefixes")
+	}
+	if string(Format(p)) != doc {
+		t.Error("Format does not give the document back")
+	}
 }

@@ -445,7 +445,7 @@ func (p *planner) selfCheck(doc *Patch, want *Plan) error {
 	if err != nil {
 		return err
 	}
-	got, err := Evaluate(m, p.tree)
+	got, err := evaluate(m, p.tree, &hashed{p.payload, p.payloadSHA256()})
 	if err != nil {
 		return err
 	}

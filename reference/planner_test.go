@@ -212,3 +212,56 @@ func TestPlanTargetTouchingPayload(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfCheckHashesOnce: the self-check takes the payload's hash from
+// the planner instead of hashing the payload again (issue 23): with the
+// planner's hash made wrong, the patch carries the wrong hash and the
+// self-check still passes, where hashing again would find hash_mismatch.
+func TestSelfCheckHashesOnce(t *testing.T) {
+	t.Parallel()
+	req, err := DecodeRequest([]byte(`{"src":"f","src_start":"b","src_end":"\n","target_before":"c\n"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan(req, MapFiles{"f": []byte("a\nb\nc\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.sum = strings.Repeat("0", 64)
+	doc, err := p.render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.PayloadSHA256 != p.sum {
+		t.Fatalf("the patch carries %s, not the planner's hash", doc.PayloadSHA256)
+	}
+	if err := p.selfCheck(doc, p.result()); err != nil {
+		t.Errorf("selfCheck = %v, want nil: the payload hashed again", err)
+	}
+}
+
+// TestHashedSumOf: a known hash is taken for the very bytes it was made
+// of, and for no copy of them.
+func TestHashedSumOf(t *testing.T) {
+	t.Parallel()
+	payload := []byte("x\n")
+	k := &hashed{payload, "known"}
+	for _, tt := range []struct {
+		name string
+		k    *hashed
+		in   []byte
+		want string
+	}{
+		{"the bytes themselves", k, payload, "known"},
+		{"a copy", k, []byte("x\n"), sha("x\n")},
+		{"a shorter slice", k, payload[:1], sha("x")},
+		{"a later slice", k, payload[1:], sha("\n")},
+		{"empty, known empty", &hashed{nil, "known"}, []byte{}, "known"},
+		{"empty, known not", k, nil, sha("")},
+		{"nothing known", nil, payload, sha("x\n")},
+	} {
+		if got := tt.k.sumOf(tt.in); got != tt.want {
+			t.Errorf("%s: sumOf = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}

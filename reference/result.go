@@ -70,7 +70,7 @@ type Change struct {
 
 // Bytes joins the change's data.
 func (c Change) Bytes() []byte {
-	out := make([]byte, 0, c.size())
+	out := bulk(c.size())
 	for _, d := range c.Data {
 		out = append(out, d...)
 	}

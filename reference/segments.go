@@ -36,7 +36,7 @@ func concat(parts ...[]byte) []byte {
 	for _, p := range parts {
 		n += len(p)
 	}
-	out := make([]byte, 0, n)
+	out := bulk(n)
 	for _, p := range parts {
 		out = append(out, p...)
 	}

@@ -64,6 +64,7 @@ var Shapes = []Shape{
 	{"periodic", "lines of a's, anchors of a's: the classic quadratic trap", periodic},
 	{"crlf", "the filler shape with CRLF line ends", crlf},
 	{"oneline", "one line without a newline; the block and the anchor lie mid-line", oneLine},
+	{"block", "log lines, a quarter of them the block: a patch of as many lines, parsed and searched whole", logBlock},
 	{"tree", "1,000 small files in 10 folders; the move goes from one file to another", tree},
 }
 
@@ -119,6 +120,17 @@ func logLines(size int) Tree {
 	data := lines(size, logLine, func(int, *bytes.Buffer) {})
 	return Tree{Files: map[string][]byte{"app.log": data}, Src: "app.log",
 		SrcStart: logLine(n / 3), SrcEnd: logLine(n/3 + 2), TargetBefore: logLine(2 * n / 3)}
+}
+
+// logBlock is the log shape with the lines from a quarter to half of the
+// file as the block, moved to three quarters: a block as large as users
+// move when they reorganise a file, whose patch's payload is a quarter of
+// the file's lines.
+func logBlock(size int) Tree {
+	n := size / len(logLine(1000000))
+	data := lines(size, logLine, func(int, *bytes.Buffer) {})
+	return Tree{Files: map[string][]byte{"app.log": data}, Src: "app.log",
+		SrcStart: logLine(n / 4), SrcEnd: logLine(n / 2), TargetBefore: logLine(3 * n / 4)}
 }
 
 // sourceFunc is function i of the source shape.
