@@ -18,7 +18,8 @@ const NoNewlineMarker = `\ No newline at end of file`
 // may end in "\r\n", and the last line may lack its newline.
 //
 // A hunk part of one line is a slice of data, not a copy (issue 23): data
-// must not change while the Patch is in use.
+// must not change while the Patch is in use. A payload of many lines that
+// holds the bytes of an earlier hunk's is that payload, shared, not a copy.
 func Parse(data []byte) (*Patch, error) {
 	return parse(&parser{data: data})
 }
@@ -64,6 +65,11 @@ type parser struct {
 	eof   bool
 	holes []hole
 	hole  []byte
+	// copied is the first payload of many lines that copyBody copied: a
+	// later hunk whose payload lines give the same bytes shares it
+	// instead of copying them again, as a move's two hunks carry one
+	// payload (issue 23: half the memory of a patch moving a large block).
+	copied []byte
 }
 
 // next advances to the following line; it returns false at the end.
@@ -392,6 +398,9 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 	*p = start
 	h.Before, h.Payload, h.After = p.copyBody(lines, payloadPrefix, &body)
 	*p = end
+	if body.count[payload] > 1 && p.copied == nil {
+		p.copied = h.Payload
+	}
 	return h, nil
 }
 
@@ -428,9 +437,11 @@ func (b *bodyParts) trim(part int) {
 // it.
 func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, payload, after []byte) {
 	parts := b.one
+	shared := b.count[1] > 1 && p.copied != nil && p.payloadIs(lines, payloadPrefix, p.copied)
+	copies := func(q int) bool { return b.count[q] > 1 && (q != 1 || !shared) }
 	size := 0
-	for q, n := range b.count {
-		if n > 1 {
+	for q := range b.count {
+		if copies(q) {
 			size += b.size[q]
 		}
 	}
@@ -441,10 +452,10 @@ func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, 
 		for range lines {
 			p.next()
 			if p.text[0] == '\\' {
-				if b.count[part] > 1 {
+				if copies(part) {
 					buf = bytes.TrimSuffix(buf, newline)
 				}
-			} else if part = p.partOf(part, payloadPrefix); b.count[part] > 1 {
+			} else if part = p.partOf(part, payloadPrefix); copies(part) {
 				buf = append(buf, p.body()...)
 			}
 			for q := part; q < len(ends); q++ {
@@ -453,11 +464,14 @@ func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, 
 		}
 		from := 0
 		for q := range parts {
-			if b.count[q] > 1 {
+			if copies(q) {
 				parts[q] = buf[from:ends[q]:ends[q]]
 			}
 			from = ends[q]
 		}
+	}
+	if shared {
+		parts[1] = p.copied
 	}
 	for q := range parts {
 		if len(parts[q]) == 0 {
@@ -468,6 +482,47 @@ func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, 
 		parts[1] = []byte{}
 	}
 	return parts[0], parts[1], parts[2]
+}
+
+// payloadIs reports whether the payload lines among the next lines body
+// lines give want, joined as copyBody joins them (a marker after a line
+// takes its newline away); p is left where it was.
+func (p *parser) payloadIs(lines int, payloadPrefix byte, want []byte) bool {
+	saved := *p
+	defer func() { *p = saved }()
+	at, part := 0, 0
+	owed := false // the last payload line's newline, unless a marker follows
+	settle := func() bool {
+		if !owed {
+			return true
+		}
+		owed = false
+		if at == len(want) || want[at] != '\n' {
+			return false
+		}
+		at++
+		return true
+	}
+	for range lines {
+		p.next()
+		if p.text[0] == '\\' {
+			owed = false
+			continue
+		}
+		if !settle() {
+			return false
+		}
+		if part = p.partOf(part, payloadPrefix); part != 1 {
+			continue
+		}
+		var line []byte
+		line, owed = bytes.CutSuffix(p.body(), newline)
+		if !bytes.HasPrefix(want[at:], line) {
+			return false
+		}
+		at += len(line)
+	}
+	return settle() && at == len(want)
 }
 
 // body returns the current body line's bytes after its prefix, with its

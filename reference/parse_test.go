@@ -2,11 +2,18 @@ package reference
 
 import (
 	"bytes"
+	"fmt"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 )
 
 func TestParseRules(t *testing.T) {
@@ -300,5 +307,132 @@ func TestParseLargePart(t *testing.T) {
 	}
 	if string(Format(p)) != doc {
 		t.Error("Format does not give the document back")
+	}
+}
+
+// shareCase is what gopter generates for TestParseSharesEqualPayloads:
+// the target hunk's payload lines (tokens, each with or without a
+// no-newline marker after it), how the source hunk's lines differ from
+// them, and the context lines around each payload.
+type shareCase struct {
+	Lines         []int
+	N             int // how many of Lines
+	Markers       []bool
+	Change, At    int
+	Before, After int
+}
+
+// shareTokens are the contents of payload lines.
+var shareTokens = []string{"", "a", "bb", "é", "\r", "x\r", "-", "\\"}
+
+// payloadLine is a payload line's content and whether a newline ends it.
+type payloadLine struct {
+	text string
+	nl   bool
+}
+
+func joinPayload(lines []payloadLine) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.text)
+		if l.nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// hunkText renders a hunk of before context lines, the payload lines and
+// after context lines.
+func hunkText(role Role, before int, lines []payloadLine, after int) string {
+	context := before + after
+	old, new := context+len(lines), context
+	prefix := "-"
+	if role == RoleTarget {
+		old, new, prefix = context, context+len(lines), "+"
+	}
+	var b strings.Builder
+	b.WriteString("@@ -1," + strconv.Itoa(old) + " +1," + strconv.Itoa(new) + " @@ blockpatch-" + string(role) + " id=move-1\n")
+	b.WriteString(strings.Repeat(" c\n", before))
+	for _, l := range lines {
+		b.WriteString(prefix + l.text + "\n")
+		if !l.nl {
+			b.WriteString(NoNewlineMarker + "\n")
+		}
+	}
+	b.WriteString(strings.Repeat(" d\n", after))
+	return b.String()
+}
+
+// TestParseSharesEqualPayloads: a hunk whose payload lines give the bytes
+// of an earlier hunk's payload of many lines shares that payload; any
+// other payload is its own lines' bytes. The source's lines are the
+// target's, the same bytes cut into other lines by a marker, or the
+// target's with one byte changed, added or taken away, a marker added or
+// taken away, or a newline turned into another byte.
+func TestParseSharesEqualPayloads(t *testing.T) {
+	t.Parallel()
+	params := gopter.DefaultTestParametersWithSeed(*propSeed)
+	params.MinSuccessfulTests = 2000
+	shared := 0
+	props := gopter.NewProperties(params)
+	props.Property("payloads are their lines' bytes, shared when equal", prop.ForAll(func(c shareCase) string {
+		var tgt []payloadLine
+		for i, tok := range c.Lines[:c.N] {
+			tgt = append(tgt, payloadLine{shareTokens[tok], !c.Markers[i%len(c.Markers)]})
+		}
+		src := slices.Clone(tgt)
+		i := c.At % len(src)
+		switch l := &src[i]; c.Change % 7 {
+		case 1: // the same bytes, one line cut in two by a marker
+			if k := c.At % (len(l.text) + 1); k > 0 && k < len(l.text) {
+				src = slices.Insert(src, i, payloadLine{l.text[:k], false})
+				src[i+1].text = l.text[k:]
+			}
+		case 2:
+			if l.text != "" {
+				l.text = string(l.text[0]^1) + l.text[1:]
+			}
+		case 3:
+			l.text += "z"
+		case 4:
+			if l.text != "" {
+				l.text = l.text[1:]
+			}
+		case 5:
+			l.nl = !l.nl
+		case 6: // a newline turned into another byte
+			if l.nl {
+				l.text, l.nl = l.text+"n", false
+			}
+		}
+		before, after := c.Before/3%3, c.After/3%3+1 // a target needs context
+		doc := section("a/f", "b/f", sha(joinPayload(tgt)), "") +
+			hunkText(RoleSource, c.Before%3, src, c.After%3) + hunkText(RoleTarget, before, tgt, after)
+		p, err := Parse([]byte(doc))
+		if err != nil {
+			return fmt.Sprintf("Parse: %v\n%s", err, doc)
+		}
+		got := p.Sections[0].Hunks
+		if string(got[0].Payload) != joinPayload(src) || string(got[1].Payload) != joinPayload(tgt) {
+			return fmt.Sprintf("payloads %q and %q, want %q and %q", got[0].Payload, got[1].Payload, joinPayload(src), joinPayload(tgt))
+		}
+		same := len(src) > 1 && len(tgt) > 1 && joinPayload(src) == joinPayload(tgt) && joinPayload(tgt) != ""
+		if same {
+			if unsafe.SliceData(got[0].Payload) != unsafe.SliceData(got[1].Payload) {
+				return "equal payloads of many lines not shared"
+			}
+			shared++
+		}
+		return ""
+	}, gen.Struct(reflect.TypeOf(shareCase{}), map[string]gopter.Gen{
+		"Lines": gen.SliceOfN(6, gen.IntRange(0, len(shareTokens)-1)), "N": gen.IntRange(1, 6),
+		"Markers": gen.SliceOfN(6, gen.Bool()),
+		"Change":  gen.IntRange(0, 13), "At": gen.IntRange(0, 100),
+		"Before": gen.IntRange(0, 8), "After": gen.IntRange(0, 8),
+	})))
+	props.TestingRun(t)
+	if shared == 0 {
+		t.Errorf("no payload was shared in %d cases", params.MinSuccessfulTests)
 	}
 }
