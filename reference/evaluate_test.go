@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -348,4 +349,38 @@ func TestCheckParseError(t *testing.T) {
 	t.Parallel()
 	_, err := Check([]byte("not a patch\n"), MapFiles{}, Options{Strip: 1})
 	wantCode(t, err, ParseError)
+}
+
+// TestHashJudgedFirst: a payload whose hash differs is hash_mismatch
+// whatever its file holds, whether it is hashed before the file is read
+// (under splitMin) or while it is (from splitMin on); with the hash right,
+// the file's own errors come through.
+func TestHashJudgedFirst(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{3, splitMin/len("line 0 é\n") + 1} {
+		doc := manyLinesPatch(n)
+		var payload strings.Builder
+		for i := range n {
+			payload.WriteString("line " + strconv.Itoa(i) + " é\n")
+		}
+		wrong := strings.Replace(doc, sha(payload.String()), sha("other"), 1)
+		twice := MapFiles{"f": []byte(payload.String() + payload.String())}
+		for _, tt := range []struct {
+			name  string
+			doc   string
+			files MapFiles
+			code  Code
+		}{
+			{"wrong hash, no file", wrong, MapFiles{}, HashMismatch},
+			{"wrong hash, source twice in the file", wrong, twice, HashMismatch},
+			{"right hash, no file", doc, MapFiles{}, FileNotFound},
+			{"right hash, source twice in the file", doc, twice, SourceAmbiguous},
+			{"right hash, source in the file", doc, MapFiles{"f": []byte("a\n" + payload.String() + "b\n")}, ""},
+		} {
+			t.Run(strconv.Itoa(payload.Len())+" bytes, "+tt.name, func(t *testing.T) {
+				_, err := Check([]byte(tt.doc), tt.files, Options{Strip: 1})
+				wantCode(t, err, tt.code)
+			})
+		}
+	}
 }
