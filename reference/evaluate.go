@@ -112,8 +112,9 @@ func evaluate(m *Move, files Files, known *hashed) (*Plan, error) {
 		}
 	} else {
 		// A large payload is hashed on the other core while its files are
-		// read and searched, the hash still judged first (issue 23: a
-		// tenth of check's time on a patch moving a quarter of its file).
+		// read and searched, the hash still judged first (MATCH-018;
+		// issue 23: a tenth of check's time on a patch moving a quarter
+		// of its file).
 		parallel(func() { err = e.locate() }, func() { sum = known.sumOf(payload) })
 	}
 	if sum != m.PayloadSHA256 {
