@@ -353,8 +353,8 @@ func TestCheckParseError(t *testing.T) {
 
 // TestHashJudgedFirst: a payload whose hash differs is hash_mismatch
 // whatever its file holds, whether it is hashed before the file is read
-// (under splitMin) or while it is (from splitMin on); with the hash right,
-// the file's own errors come through.
+// (under splitMin: no file is read) or while it is (from splitMin on);
+// with the hash right, the file's own errors come through.
 func TestHashJudgedFirst(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{3, splitMin/len("line 0 é\n") + 1} {
@@ -378,9 +378,50 @@ func TestHashJudgedFirst(t *testing.T) {
 			{"right hash, source in the file", doc, MapFiles{"f": []byte("a\n" + payload.String() + "b\n")}, ""},
 		} {
 			t.Run(strconv.Itoa(payload.Len())+" bytes, "+tt.name, func(t *testing.T) {
-				_, err := Check([]byte(tt.doc), tt.files, Options{Strip: 1})
+				files := &readCounter{Files: tt.files}
+				_, err := Check([]byte(tt.doc), files, Options{Strip: 1})
 				wantCode(t, err, tt.code)
+				if tt.code == HashMismatch && payload.Len() < splitMin && files.reads > 0 {
+					t.Errorf("%d files read before a payload under splitMin was found not to give its hash", files.reads)
+				}
 			})
 		}
 	}
+}
+
+// TestHashedSumOf: a known hash is taken for the very bytes it was made
+// of, and for no copy of them.
+func TestHashedSumOf(t *testing.T) {
+	t.Parallel()
+	payload := []byte("x\n")
+	k := &hashed{payload, "known"}
+	for _, tt := range []struct {
+		name string
+		k    *hashed
+		in   []byte
+		want string
+	}{
+		{"the bytes themselves", k, payload, "known"},
+		{"a copy", k, []byte("x\n"), sha("x\n")},
+		{"a shorter slice", k, payload[:1], sha("x")},
+		{"a later slice", k, payload[1:], sha("\n")},
+		{"empty, known empty", &hashed{nil, "known"}, []byte{}, "known"},
+		{"empty, known not", k, nil, sha("")},
+		{"nothing known", nil, payload, sha("x\n")},
+	} {
+		if got := tt.k.sumOf(tt.in); got != tt.want {
+			t.Errorf("%s: sumOf = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// readCounter is Files counting the files read.
+type readCounter struct {
+	Files
+	reads int
+}
+
+func (r *readCounter) ReadFile(path string) ([]byte, error) {
+	r.reads++
+	return r.Files.ReadFile(path)
 }

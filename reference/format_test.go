@@ -228,6 +228,8 @@ func TestWritePatchIsFormat(t *testing.T) {
 	docs := canonicalPatches(t)
 	docs["many short lines"] = manyLinesPatch(20000)
 	docs["long line"] = longLinePatch(gatherSize)
+	long := strings.Repeat("é", gatherSize) + "\n"
+	docs["two long lines"] = section("a/f", "b/f", sha(long+long), "") + "@@ -1,2 +1,0 @@ blockpatch-source id=move-1\n-" + long + "-" + long
 	for name, doc := range docs {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -203,7 +203,7 @@ func TestReadLimitedUnderAddressLimit(t *testing.T) {
 
 // TestBulk: bulk gives room for its size, empty; from hugeInput on, the
 // huge pages within the room are asked for (the "hg" flag of the mapping
-// that holds them, in /proc/self/smaps), below it they are not.
+// that holds them, in /proc/self/smaps).
 func TestBulk(t *testing.T) {
 	t.Parallel()
 	for _, size := range []int{0, 1, hugeInput - 1, hugeInput, 3*hugeInput + 5} {

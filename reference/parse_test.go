@@ -366,7 +366,7 @@ func hunkText(role Role, before int, lines []payloadLine, after int) string {
 
 // TestParseSharesEqualPayloads: a hunk whose payload lines give the bytes
 // of an earlier hunk's payload of many lines shares that payload; any
-// other payload is its own lines' bytes. The source's lines are the
+// other payload, and every context, is its own lines' bytes. The source's lines are the
 // target's, the same bytes cut into other lines by a marker, or the
 // target's with one byte changed, added or taken away, a marker added or
 // taken away, or a newline turned into another byte.
@@ -416,6 +416,11 @@ func TestParseSharesEqualPayloads(t *testing.T) {
 		got := p.Sections[0].Hunks
 		if string(got[0].Payload) != joinPayload(src) || string(got[1].Payload) != joinPayload(tgt) {
 			return fmt.Sprintf("payloads %q and %q, want %q and %q", got[0].Payload, got[1].Payload, joinPayload(src), joinPayload(tgt))
+		}
+		contexts := []string{string(got[0].Before), string(got[0].After), string(got[1].Before), string(got[1].After)}
+		want := []string{strings.Repeat("c\n", c.Before%3), strings.Repeat("d\n", c.After%3), strings.Repeat("c\n", before), strings.Repeat("d\n", after)}
+		if !slices.Equal(contexts, want) {
+			return fmt.Sprintf("contexts %q, want %q", contexts, want)
 		}
 		same := len(src) > 1 && len(tgt) > 1 && joinPayload(src) == joinPayload(tgt) && joinPayload(tgt) != ""
 		if same {

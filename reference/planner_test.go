@@ -239,29 +239,3 @@ func TestSelfCheckHashesOnce(t *testing.T) {
 		t.Errorf("selfCheck = %v, want nil: the payload hashed again", err)
 	}
 }
-
-// TestHashedSumOf: a known hash is taken for the very bytes it was made
-// of, and for no copy of them.
-func TestHashedSumOf(t *testing.T) {
-	t.Parallel()
-	payload := []byte("x\n")
-	k := &hashed{payload, "known"}
-	for _, tt := range []struct {
-		name string
-		k    *hashed
-		in   []byte
-		want string
-	}{
-		{"the bytes themselves", k, payload, "known"},
-		{"a copy", k, []byte("x\n"), sha("x\n")},
-		{"a shorter slice", k, payload[:1], sha("x")},
-		{"a later slice", k, payload[1:], sha("\n")},
-		{"empty, known empty", &hashed{nil, "known"}, []byte{}, "known"},
-		{"empty, known not", k, nil, sha("")},
-		{"nothing known", nil, payload, sha("x\n")},
-	} {
-		if got := tt.k.sumOf(tt.in); got != tt.want {
-			t.Errorf("%s: sumOf = %s, want %s", tt.name, got, tt.want)
-		}
-	}
-}
