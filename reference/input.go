@@ -25,10 +25,15 @@ type Input struct {
 	data  []byte // the bytes read, or kept (see ReadPatch)
 	holes []hole // the lines ReadPatch left out of data
 	mem   inputMemory
+	// parsed says Parse ran, and gave patch or err.
+	parsed bool
+	patch  *Patch
+	err    error
 }
 
 // Bytes returns the input's bytes, valid until Release: all that was read,
-// unless ReadPatch left long lines out (see Parse).
+// unless ReadPatch left long lines out, and until Parse takes them (see
+// Parse).
 func (in *Input) Bytes() []byte { return in.data }
 
 // Release returns the input's memory. It may be called more than once.

@@ -70,6 +70,9 @@ type parser struct {
 	// instead of copying them again, as a move's two hunks carry one
 	// payload (issue 23: half the memory of a patch moving a large block).
 	copied []byte
+	// inPlace says data is the parser's to change: Input.Parse, whose
+	// memory the patch takes, joins a part's lines where they lie.
+	inPlace bool
 }
 
 // next advances to the following line; it returns false at the end.
@@ -430,11 +433,13 @@ func (b *bodyParts) trim(part int) {
 // checked and measured in b: the context before the payload, the payload
 // (never nil) and the context after it. A part made of one line is a
 // slice of the patch itself, so a hunk of long lines (a file without
-// newlines) costs no copy; the lines of a longer part are copied, without
-// their prefixes, into one allocation for all such parts. Every part is
-// capped at its end, so appending to it cannot write into the patch. The
-// parts follow each other in the body, and a marker trims the line before
-// it.
+// newlines) costs no copy; the lines of a longer part are joined without
+// their prefixes, in place where the parser may change its data (each
+// line gives up its prefix byte, so what is written never reaches a line
+// not yet read, nor another part's lines), else into one allocation for
+// all such parts, unless an earlier hunk's payload holds the bytes (see
+// copied). Every part is capped at its end, so appending to it cannot
+// write into the patch. A marker trims the line before it.
 func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, payload, after []byte) {
 	parts := b.one
 	shared := b.count[1] > 1 && p.copied != nil && p.payloadIs(lines, payloadPrefix, p.copied)
@@ -446,28 +451,38 @@ func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, 
 		}
 	}
 	if size > 0 {
-		buf := bulk(size)
-		part := 0
-		ends := [3]int{}
+		dst := p.data
+		if !p.inPlace {
+			dst = bulk(size)[:size]
+		}
+		var begin, end [3]int
+		w, part, open := 0, 0, -1 // open: the part being written
 		for range lines {
+			at := p.off
 			p.next()
 			if p.text[0] == '\\' {
-				if copies(part) {
-					buf = bytes.TrimSuffix(buf, newline)
+				if copies(part) && dst[w-1] == '\n' {
+					w--
+					end[part] = w
 				}
-			} else if part = p.partOf(part, payloadPrefix); copies(part) {
-				buf = append(buf, p.body()...)
+				continue
 			}
-			for q := part; q < len(ends); q++ {
-				ends[q] = len(buf)
+			if part = p.partOf(part, payloadPrefix); !copies(part) {
+				continue
 			}
+			if part != open {
+				if p.inPlace {
+					w = at
+				}
+				begin[part], open = w, part
+			}
+			w += copy(dst[w:], p.body())
+			end[part] = w
 		}
-		from := 0
 		for q := range parts {
 			if copies(q) {
-				parts[q] = buf[from:ends[q]:ends[q]]
+				parts[q] = dst[begin[q]:end[q]:end[q]]
 			}
-			from = ends[q]
 		}
 	}
 	if shared {

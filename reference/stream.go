@@ -445,8 +445,23 @@ func (c *lineCandidates) find(from int) int {
 // matches no header. So a patch the text parses is the whole text's, and a
 // patch it does not is parsed again whole, for the error the whole text
 // gives.
+//
+// The patch takes the input's memory: where no line was left out, a hunk
+// part of many lines is joined where its lines lie, their prefixes
+// squeezed out, so a patch costs no memory beyond its text (issue 23: a
+// copy of a 16 MB payload, a fifth of the peak memory of check on a
+// patch moving a quarter of its file), and Bytes no longer gives the text
+// read. Parse parses once; later calls return the same patch or error.
 func (in *Input) Parse() (*Patch, error) {
-	p, err := parse(&parser{data: in.data, holes: in.holes})
+	if !in.parsed {
+		in.parsed = true
+		in.patch, in.err = in.parse()
+	}
+	return in.patch, in.err
+}
+
+func (in *Input) parse() (*Patch, error) {
+	p, err := parse(&parser{data: in.data, holes: in.holes, inPlace: len(in.holes) == 0})
 	if err == nil || len(in.holes) == 0 {
 		return p, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
@@ -413,5 +414,82 @@ func TestInputParseGivesTheWholeTextsError(t *testing.T) {
 	_, want := Parse(text)
 	if fmt.Sprint(got) != fmt.Sprint(want) || want == nil {
 		t.Errorf("error %v, want %v", got, want)
+	}
+}
+
+// inPlaceCase is what gopter generates for TestInputParseInPlace: the
+// lines of a file (tokens), the hunks' cuts into it, and bytes of the
+// patch to change.
+type inPlaceCase struct {
+	File          []int
+	A, B, C, D, E int
+	Target        bool
+	Edits         []int
+	Edit          int // how many of Edits to make: none from 4 on
+}
+
+// TestInputParseInPlace: Input.Parse, joining the lines of a part where
+// they lie in the input's memory, gives the patch or the error Parse
+// gives for a copy of the bytes, and the same again when asked again;
+// a payload of many lines lies in the input's memory.
+func TestInputParseInPlace(t *testing.T) {
+	t.Parallel()
+	params := gopter.DefaultTestParametersWithSeed(*propSeed)
+	params.MinSuccessfulTests = 3000
+	inPlace := 0
+	props := gopter.NewProperties(params)
+	token := gen.IntRange(0, len(streamTokens)-1)
+	cut := gen.IntRange(0, 1<<16)
+	props.Property("Input.Parse is Parse of a copy", prop.ForAll(func(c inPlaceCase) string {
+		file := []byte(joinStreamTokens(c.File))
+		at := func(i int) int { return i % (len(file) + 1) }
+		cuts := []int{at(c.A), at(c.B), at(c.C), at(c.D)}
+		slices.Sort(cuts)
+		payload := file[cuts[1]:cuts[2]]
+		p := &Patch{ID: "m", PayloadSHA256: sha(string(payload)), Sections: []*Section{{OldPath: "a/f", NewPath: "b/f",
+			Hunks: []*Hunk{{Role: RoleSource, Before: file[cuts[0]:cuts[1]], Payload: payload, After: file[cuts[2]:cuts[3]]}}}}}
+		if c.Target {
+			e := at(c.E)
+			p.Sections[0].Hunks = append(p.Sections[0].Hunks, &Hunk{Role: RoleTarget, Before: file[:e], Payload: payload, After: file[e:]})
+		}
+		text := Format(p)
+		n := c.Edit
+		if n > 3 {
+			n = 0
+		}
+		for _, e := range c.Edits[:min(n, len(c.Edits))] {
+			text[e%len(text)] = "x\n \\-+@"[e%7]
+		}
+		in, err := ReadLimited(bytes.NewReader(text), 1<<30, "p")
+		if err != nil {
+			return err.Error()
+		}
+		defer in.Release()
+		got, gotErr := in.Parse()
+		again, againErr := in.Parse()
+		want, wantErr := Parse(slices.Clone(text))
+		switch {
+		case fmt.Sprint(gotErr) != fmt.Sprint(wantErr):
+			return fmt.Sprintf("error %v, Parse's %v", gotErr, wantErr)
+		case again != got || againErr != gotErr:
+			return "a second Parse gave another patch"
+		case gotErr != nil:
+			return ""
+		}
+		if mem := in.mem.bytes(); n == 0 && bytes.Count(payload, newline) > 1 {
+			at := uintptr(unsafe.Pointer(&got.Sections[0].Hunks[0].Payload[0]))
+			if lo := uintptr(unsafe.Pointer(&mem[0])); at < lo || at >= lo+uintptr(len(mem)) {
+				return "a payload of many lines copied out of the input"
+			}
+			inPlace++
+		}
+		return cmp.Diff(want, got, sameBytesOpt)
+	}, gen.Struct(reflect.TypeOf(inPlaceCase{}), map[string]gopter.Gen{
+		"File": gen.SliceOf(token), "A": cut, "B": cut, "C": cut, "D": cut, "E": cut,
+		"Target": gen.Bool(), "Edits": gen.SliceOfN(3, gen.IntRange(0, 1<<20)), "Edit": gen.IntRange(0, 7),
+	})))
+	props.TestingRun(t)
+	if inPlace == 0 {
+		t.Errorf("no payload of many lines was joined in place in %d cases", params.MinSuccessfulTests)
 	}
 }
