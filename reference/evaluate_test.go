@@ -359,12 +359,9 @@ func TestHashJudgedFirst(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{3, splitMin/len("line 0 é\n") + 1} {
 		doc := manyLinesPatch(n)
-		var payload strings.Builder
-		for i := range n {
-			payload.WriteString("line " + strconv.Itoa(i) + " é\n")
-		}
-		wrong := strings.Replace(doc, sha(payload.String()), sha("other"), 1)
-		twice := MapFiles{"f": []byte(payload.String() + payload.String())}
+		payload := manyLines(n)
+		wrong := strings.Replace(doc, sha(payload), sha("other"), 1)
+		twice := MapFiles{"f": []byte(payload + payload)}
 		for _, tt := range []struct {
 			name  string
 			doc   string
@@ -375,13 +372,13 @@ func TestHashJudgedFirst(t *testing.T) {
 			{"wrong hash, source twice in the file", wrong, twice, HashMismatch},
 			{"right hash, no file", doc, MapFiles{}, FileNotFound},
 			{"right hash, source twice in the file", doc, twice, SourceAmbiguous},
-			{"right hash, source in the file", doc, MapFiles{"f": []byte("a\n" + payload.String() + "b\n")}, ""},
+			{"right hash, source in the file", doc, MapFiles{"f": []byte("a\n" + payload + "b\n")}, ""},
 		} {
-			t.Run(strconv.Itoa(payload.Len())+" bytes, "+tt.name, func(t *testing.T) {
+			t.Run(strconv.Itoa(len(payload))+" bytes, "+tt.name, func(t *testing.T) {
 				files := &readCounter{Files: tt.files}
 				_, err := Check([]byte(tt.doc), files, Options{Strip: 1})
 				wantCode(t, err, tt.code)
-				if tt.code == HashMismatch && payload.Len() < splitMin && files.reads > 0 {
+				if tt.code == HashMismatch && len(payload) < splitMin && files.reads > 0 {
 					t.Errorf("%d files read before a payload under splitMin was found not to give its hash", files.reads)
 				}
 			})

@@ -204,14 +204,19 @@ func (r *pieceRecorder) Write(b []byte) (int, error) {
 // two-byte rune, and longLinePatch one of a single line of n two-byte
 // runes.
 func manyLinesPatch(n int) string {
-	var body, payload strings.Builder
+	payload := manyLines(n)
+	body := "-" + strings.ReplaceAll(payload, "\n", "\n-")
+	return section("a/f", "b/f", sha(payload), "") +
+		"@@ -1," + strconv.Itoa(n) + " +1,0 @@ blockpatch-source id=move-1\n" + body[:len(body)-1]
+}
+
+// manyLines is the payload of manyLinesPatch(n).
+func manyLines(n int) string {
+	var b strings.Builder
 	for i := range n {
-		line := "line " + strconv.Itoa(i) + " é\n"
-		payload.WriteString(line)
-		body.WriteString("-" + line)
+		b.WriteString("line " + strconv.Itoa(i) + " é\n")
 	}
-	return section("a/f", "b/f", sha(payload.String()), "") +
-		"@@ -1," + strconv.Itoa(n) + " +1,0 @@ blockpatch-source id=move-1\n" + body.String()
+	return b.String()
 }
 
 func longLinePatch(n int) string {

@@ -298,11 +298,7 @@ func TestParseLargePart(t *testing.T) {
 	if len(payload) <= hugeInput {
 		t.Fatalf("the payload holds %d bytes, want more than %d", len(payload), hugeInput)
 	}
-	var want strings.Builder
-	for i := range n {
-		want.WriteString("line " + strconv.Itoa(i) + " é\n")
-	}
-	if string(payload) != want.String() {
+	if string(payload) != manyLines(n) {
 		t.Error("the payload is not the body lines without their prefixes")
 	}
 	if string(Format(p)) != doc {

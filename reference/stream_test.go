@@ -281,28 +281,8 @@ func TestReadPatchProperty(t *testing.T) {
 	params.MinSuccessfulTests = 3000
 	holes := 0
 	props := gopter.NewProperties(params)
-	token := gen.IntRange(0, len(streamTokens)-1)
-	cut := gen.IntRange(0, 1<<16)
 	props.Property("Input.Parse is Parse of the bytes", prop.ForAll(func(c streamCase) string {
-		file := []byte(joinStreamTokens(c.File))
-		at := func(i int) int { return i % (len(file) + 1) }
-		cuts := []int{at(c.A), at(c.B), at(c.C), at(c.D)}
-		slices.Sort(cuts)
-		payload := file[cuts[1]:cuts[2]]
-		p := &Patch{ID: "m", PayloadSHA256: sha(string(payload)), Sections: []*Section{{OldPath: "a/f", NewPath: "b/f",
-			Hunks: []*Hunk{{Role: RoleSource, Before: file[cuts[0]:cuts[1]], Payload: payload, After: file[cuts[2]:cuts[3]]}}}}}
-		if c.Target {
-			e, f := min(at(c.E), at(c.F)), max(at(c.E), at(c.F))
-			p.Sections[0].Hunks = append(p.Sections[0].Hunks, &Hunk{Role: RoleTarget, Before: file[e:f], Payload: payload, After: file[f:]})
-		}
-		text := Format(p)
-		n := c.Edit
-		if n > 3 {
-			n = 0
-		}
-		for _, e := range c.Edits[:min(n, len(c.Edits))] {
-			text[e%len(text)] = "x\n \\-+@"[e%7]
-		}
+		file, _, text := c.patch()
 		long := 4 + c.Long%37
 		window := max(2*long+1, len(NoNewlineMarker)+2) + c.Window%64
 		type parsed struct {
@@ -328,15 +308,52 @@ func TestReadPatchProperty(t *testing.T) {
 			return fmt.Sprintf("error %v, Parse's %v", gotErr, wantErr)
 		}
 		return cmp.Diff(want, got, sameBytesOpt)
-	}, gen.Struct(reflect.TypeOf(streamCase{}), map[string]gopter.Gen{
-		"File": gen.SliceOf(token), "A": cut, "B": cut, "C": cut, "D": cut, "E": cut, "F": cut,
-		"Target": gen.Bool(), "Long": gen.IntRange(0, 1000), "Window": gen.IntRange(0, 1000), "Strip": gen.IntRange(0, 9),
-		"Edits": gen.SliceOfN(3, gen.IntRange(0, 1<<20)), "Edit": gen.IntRange(0, 7), "Size": gen.IntRange(0, 1<<20),
-	})))
+	}, streamCases()))
 	props.TestingRun(t)
 	if holes == 0 {
 		t.Errorf("no line was left out in %d cases", params.MinSuccessfulTests)
 	}
+}
+
+// streamCases generates streamCase values.
+func streamCases() gopter.Gen {
+	token := gen.IntRange(0, len(streamTokens)-1)
+	cut := gen.IntRange(0, 1<<16)
+	return gen.Struct(reflect.TypeOf(streamCase{}), map[string]gopter.Gen{
+		"File": gen.SliceOf(token), "A": cut, "B": cut, "C": cut, "D": cut, "E": cut, "F": cut,
+		"Target": gen.Bool(), "Long": gen.IntRange(0, 1000), "Window": gen.IntRange(0, 1000), "Strip": gen.IntRange(0, 9),
+		"Edits": gen.SliceOfN(3, gen.IntRange(0, 1<<20)), "Edit": gen.IntRange(0, 7), "Size": gen.IntRange(0, 1<<20),
+	})
+}
+
+// patch returns c's file, the payload its source hunk moves, and the
+// patch's text with c's edits made: the source hunk cuts the file at A to
+// D, the target hunk (when Target) at E and F.
+func (c streamCase) patch() (file, payload, text []byte) {
+	file = []byte(joinStreamTokens(c.File))
+	at := func(i int) int { return i % (len(file) + 1) }
+	cuts := []int{at(c.A), at(c.B), at(c.C), at(c.D)}
+	slices.Sort(cuts)
+	payload = file[cuts[1]:cuts[2]]
+	p := &Patch{ID: "m", PayloadSHA256: sha(string(payload)), Sections: []*Section{{OldPath: "a/f", NewPath: "b/f",
+		Hunks: []*Hunk{{Role: RoleSource, Before: file[cuts[0]:cuts[1]], Payload: payload, After: file[cuts[2]:cuts[3]]}}}}}
+	if c.Target {
+		e, f := min(at(c.E), at(c.F)), max(at(c.E), at(c.F))
+		p.Sections[0].Hunks = append(p.Sections[0].Hunks, &Hunk{Role: RoleTarget, Before: file[e:f], Payload: payload, After: file[f:]})
+	}
+	text = Format(p)
+	for _, e := range c.Edits[:min(c.edits(), len(c.Edits))] {
+		text[e%len(text)] = "x\n \\-+@"[e%7]
+	}
+	return file, payload, text
+}
+
+// edits is how many of c.Edits patch makes: none for Edit from 4 on.
+func (c streamCase) edits() int {
+	if c.Edit > 3 {
+		return 0
+	}
+	return c.Edit
 }
 
 func joinStreamTokens(ts []int) string {
@@ -417,17 +434,6 @@ func TestInputParseGivesTheWholeTextsError(t *testing.T) {
 	}
 }
 
-// inPlaceCase is what gopter generates for TestInputParseInPlace: the
-// lines of a file (tokens), the hunks' cuts into it, and bytes of the
-// patch to change.
-type inPlaceCase struct {
-	File          []int
-	A, B, C, D, E int
-	Target        bool
-	Edits         []int
-	Edit          int // how many of Edits to make: none from 4 on
-}
-
 // TestInputParseInPlace: Input.Parse, joining the lines of a part where
 // they lie in the input's memory, gives the patch or the error Parse
 // gives for a copy of the bytes, and the same again when asked again;
@@ -438,28 +444,8 @@ func TestInputParseInPlace(t *testing.T) {
 	params.MinSuccessfulTests = 3000
 	inPlace := 0
 	props := gopter.NewProperties(params)
-	token := gen.IntRange(0, len(streamTokens)-1)
-	cut := gen.IntRange(0, 1<<16)
-	props.Property("Input.Parse is Parse of a copy", prop.ForAll(func(c inPlaceCase) string {
-		file := []byte(joinStreamTokens(c.File))
-		at := func(i int) int { return i % (len(file) + 1) }
-		cuts := []int{at(c.A), at(c.B), at(c.C), at(c.D)}
-		slices.Sort(cuts)
-		payload := file[cuts[1]:cuts[2]]
-		p := &Patch{ID: "m", PayloadSHA256: sha(string(payload)), Sections: []*Section{{OldPath: "a/f", NewPath: "b/f",
-			Hunks: []*Hunk{{Role: RoleSource, Before: file[cuts[0]:cuts[1]], Payload: payload, After: file[cuts[2]:cuts[3]]}}}}}
-		if c.Target {
-			e := at(c.E)
-			p.Sections[0].Hunks = append(p.Sections[0].Hunks, &Hunk{Role: RoleTarget, Before: file[:e], Payload: payload, After: file[e:]})
-		}
-		text := Format(p)
-		n := c.Edit
-		if n > 3 {
-			n = 0
-		}
-		for _, e := range c.Edits[:min(n, len(c.Edits))] {
-			text[e%len(text)] = "x\n \\-+@"[e%7]
-		}
+	props.Property("Input.Parse is Parse of a copy", prop.ForAll(func(c streamCase) string {
+		_, payload, text := c.patch()
 		in, err := ReadLimited(bytes.NewReader(text), 1<<30, "p")
 		if err != nil {
 			return err.Error()
@@ -476,7 +462,7 @@ func TestInputParseInPlace(t *testing.T) {
 		case gotErr != nil:
 			return ""
 		}
-		if mem := in.mem.bytes(); n == 0 && bytes.Count(payload, newline) > 1 {
+		if mem := in.mem.bytes(); c.edits() == 0 && bytes.Count(payload, newline) > 1 {
 			at := uintptr(unsafe.Pointer(&got.Sections[0].Hunks[0].Payload[0]))
 			if lo := uintptr(unsafe.Pointer(&mem[0])); at < lo || at >= lo+uintptr(len(mem)) {
 				return "a payload of many lines copied out of the input"
@@ -484,10 +470,7 @@ func TestInputParseInPlace(t *testing.T) {
 			inPlace++
 		}
 		return cmp.Diff(want, got, sameBytesOpt)
-	}, gen.Struct(reflect.TypeOf(inPlaceCase{}), map[string]gopter.Gen{
-		"File": gen.SliceOf(token), "A": cut, "B": cut, "C": cut, "D": cut, "E": cut,
-		"Target": gen.Bool(), "Edits": gen.SliceOfN(3, gen.IntRange(0, 1<<20)), "Edit": gen.IntRange(0, 7),
-	})))
+	}, streamCases()))
 	props.TestingRun(t)
 	if inPlace == 0 {
 		t.Errorf("no payload of many lines was joined in place in %d cases", params.MinSuccessfulTests)
