@@ -54,8 +54,11 @@ func parse(p *parser) (*Patch, error) {
 //
 // Invariant: line is the 1-based number of the current line, text holds it
 // without its "\n", and nl says whether it had one. off is where the next
-// line starts. holes are the long lines of data that ReadPatch left out,
-// in order, from the next line's on; hole is the current line's, or nil.
+// line starts. holes are the lines of data that ReadPatch left out, in
+// order, from the next line's on; hole is the current line's bytes, or
+// nil, and lines how many lines of the patch the current one stands for:
+// one, or a run hole's (see hole). extra is the lines the holes still to
+// come stand for beyond the one each keeps.
 type parser struct {
 	data  []byte
 	off   int
@@ -65,6 +68,8 @@ type parser struct {
 	eof   bool
 	holes []hole
 	hole  []byte
+	lines int
+	extra int
 	// copied is the first payload of many lines that copyBody copied: a
 	// later hunk whose payload lines give the same bytes shares it
 	// instead of copying them again, as a move's two hunks carry one
@@ -81,11 +86,13 @@ func (p *parser) next() bool {
 		p.eof, p.text, p.nl = true, nil, false
 		return false
 	}
-	p.line++
-	p.hole = nil
+	p.hole, p.lines = nil, 1
 	if len(p.holes) > 0 && p.holes[0].at == p.off {
-		p.hole, p.holes = p.holes[0].line, p.holes[1:]
+		h := p.holes[0]
+		p.hole, p.holes, p.lines = h.line, p.holes[1:], max(h.run, 1)
+		p.extra -= p.lines - 1
 	}
+	p.line += p.lines
 	rest := p.data[p.off:]
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 		p.text, p.nl = rest[:i], true
@@ -314,7 +321,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 			s = "1" // a range without a count covers one line
 		}
 		n, err := rangeNumber(s, i%2 == 0)
-		if err != nil || (i%2 == 1 && n > len(p.data)) { // a count cannot exceed the lines left
+		if err != nil || (i%2 == 1 && n > len(p.data)+p.extra) { // a count cannot exceed the lines left
 
 			return nil, p.errorf("hunk range number %s is out of range", s)
 		}
@@ -326,11 +333,12 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 	headerLine := p.line
 
 	// Body: context lines, then the contiguous payload, then context lines.
-	// This pass checks the lines and counts, per part, the lines and the
-	// bytes they contribute, keeping the line of a part that has one;
-	// copyBody then copies the parts of several lines into one allocation
-	// of their size, so a hunk costs its bytes once at most, not the
-	// doublings of a growing slice.
+	// This pass checks the lines and counts, per part, the lines, the
+	// pieces (a line, or a run hole's lines) and the bytes they
+	// contribute, keeping the piece of a part that has one; copyBody then
+	// copies the parts of several pieces into one allocation of their
+	// size, so a hunk costs its bytes once at most, not the doublings of
+	// a growing slice.
 	const (
 		before = iota
 		payload
@@ -371,8 +379,8 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		}
 		switch prefix {
 		case ' ':
-			old++
-			new++
+			old += p.lines
+			new += p.lines
 			if part == payload {
 				part = after
 			}
@@ -382,9 +390,9 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 			}
 			part = payload
 			if h.Role == RoleSource {
-				old++
+				old += p.lines
 			} else {
-				new++
+				new += p.lines
 			}
 		case otherPrefix:
 			return nil, p.errorf("a blockpatch-%s hunk cannot hold %q lines", h.Role, string(otherPrefix))
@@ -394,14 +402,14 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		if old > h.OldCount || new > h.NewCount {
 			return nil, p.errorAt(headerLine, "hunk body is longer than its header counts (-%d +%d)", h.OldCount, h.NewCount)
 		}
-		body.add(part, p.body())
+		body.add(part, p.lines, p.body())
 		lastPart = part
 	}
 	end := *p
 	*p = start
 	h.Before, h.Payload, h.After = p.copyBody(lines, payloadPrefix, &body)
 	*p = end
-	if body.count[payload] > 1 && p.copied == nil {
+	if body.lines[payload] > 1 && p.copied == nil {
 		p.copied = h.Payload
 	}
 	return h, nil
@@ -409,31 +417,34 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 
 // bodyParts is what the checking pass of a hunk body learns of its three
 // parts (context before the payload, the payload, context after it): how
-// many lines each has, their bytes, and the line of a part that has one,
-// as a slice of the patch, trimmed by a marker that follows it.
+// many lines each has, in how many pieces (a line, or a run hole's lines),
+// their bytes, and the piece of a part that has one, as a slice of the
+// patch or of a file, trimmed by a marker that follows it.
 type bodyParts struct {
-	count, size [3]int
-	one         [3][]byte
+	lines, pieces, size [3]int
+	one                 [3][]byte
 }
 
-func (b *bodyParts) add(part int, line []byte) {
-	b.count[part]++
-	b.size[part] += len(line)
-	b.one[part] = line[:len(line):len(line)]
+func (b *bodyParts) add(part, lines int, piece []byte) {
+	b.lines[part] += lines
+	b.pieces[part]++
+	b.size[part] += len(piece)
+	b.one[part] = piece[:len(piece):len(piece)]
 }
 
 // trim applies a no-newline marker to the part's last line.
 func (b *bodyParts) trim(part int) {
-	if line := b.one[part]; b.count[part] == 1 && bytes.HasSuffix(line, newline) {
-		b.one[part] = line[: len(line)-1 : len(line)-1]
+	if piece := b.one[part]; b.pieces[part] == 1 && bytes.HasSuffix(piece, newline) {
+		b.one[part] = piece[: len(piece)-1 : len(piece)-1]
 	}
 }
 
 // copyBody returns the bytes of the next lines body lines, which hunk
 // checked and measured in b: the context before the payload, the payload
-// (never nil) and the context after it. A part made of one line is a
-// slice of the patch itself, so a hunk of long lines (a file without
-// newlines) costs no copy; the lines of a longer part are joined without
+// (never nil) and the context after it. A part made of one piece is a
+// slice of the patch itself, or of the file a run hole lies in, so a hunk
+// of long lines (a file without newlines) or a payload ReadPatch found in
+// its file costs no copy; the pieces of a longer part are joined without
 // their prefixes, in place where the parser may change its data (each
 // line gives up its prefix byte, so what is written never reaches a line
 // not yet read, nor another part's lines), else into one allocation for
@@ -442,10 +453,10 @@ func (b *bodyParts) trim(part int) {
 // write into the patch. A marker trims the line before it.
 func (p *parser) copyBody(lines int, payloadPrefix byte, b *bodyParts) (before, payload, after []byte) {
 	parts := b.one
-	shared := b.count[1] > 1 && p.copied != nil && p.payloadIs(lines, payloadPrefix, p.copied)
-	copies := func(q int) bool { return b.count[q] > 1 && (q != 1 || !shared) }
+	shared := b.pieces[1] > 1 && p.copied != nil && p.payloadIs(lines, payloadPrefix, p.copied)
+	copies := func(q int) bool { return b.pieces[q] > 1 && (q != 1 || !shared) }
 	size := 0
-	for q := range b.count {
+	for q := range b.size {
 		if copies(q) {
 			size += b.size[q]
 		}

@@ -13,6 +13,15 @@ import (
 // streams past, the line is compared with the file byte for byte, and
 // Parse is handed the file's slice in its place. Nothing a line's bytes
 // could decide is left to the file's: the bytes are equal.
+//
+// A patch moving a large block of short lines carries it twice, in the
+// source hunk's lines and the target hunk's: the block shape's patch is
+// half its file, and held beside the file it was most of check's memory
+// and a third of its time (issue 23). So a run of body lines that share
+// their prefix, long bytes or more, is kept out of memory in the same way
+// as far as a file holds its lines one after another, prefixes left out:
+// Parse takes the file's slice as the run's lines, and a payload that is
+// one run costs no copy.
 
 const (
 	// longLine is the length from which a body line is looked for in
@@ -31,9 +40,15 @@ const (
 // at offset at. line is what Parse takes for the line's bytes: the bytes
 // after the prefix with the newline, without it when a no-newline marker
 // follows or the patch ends the line, as a slice of the file holding them.
+//
+// A hole whose run is not 0 is a run of that many whole lines with one
+// prefix, kept as the prefix and a newline; line is their bytes after the
+// prefixes, newlines and all, as a slice of the file holding them. Parse
+// takes them as that many lines, in one piece.
 type hole struct {
 	at   int
 	line []byte
+	run  int
 }
 
 // peeker is a tree whose files ReadPatch may read to find long lines in,
@@ -121,9 +136,16 @@ type patchStream struct {
 	next map[string]int
 	// work is the bytes the searches for lines passed and compared.
 	work int64
+	// probe holds a run's first bytes without their prefixes; last and
+	// lastAt are the file and the place where the last run was found, the
+	// first place tried for the next: a move's two hunks carry one block.
+	probe  []byte
+	last   []byte
+	lastAt int
 }
 
-// run handles the patch a run of short lines or a long line at a time.
+// run handles the patch a stretch of short lines, a run of body lines or
+// a long line at a time.
 func (s *patchStream) run() error {
 	for {
 		if s.hi-s.lo <= s.long && !s.eof {
@@ -135,38 +157,62 @@ func (s *patchStream) run() error {
 		if len(w) == 0 {
 			return nil
 		}
-		if n := s.shortLines(w); n > 0 {
-			if err := s.keep(w[:n]); err != nil {
-				return err
-			}
-			s.lo += n
-			continue
+		n, run := s.shortLines(w)
+		if err := s.keep(w[:n]); err != nil {
+			return err
 		}
-		if err := s.longOne(); err != nil {
+		s.lo += n
+		var err error
+		switch {
+		case run:
+			err = s.runOne()
+		case n == 0:
+			err = s.longOne()
+		}
+		if err != nil {
 			return err
 		}
 	}
 }
 
+// isBody reports whether c is a body line's prefix.
+func isBody(c byte) bool {
+	return c == ' ' || c == '-' || c == '+'
+}
+
 // shortLines returns the length of w's leading whole lines that are not
-// long, w starting at a line's start: all of w at the end of the patch,
-// and 0 when w starts with a long line or holds too few bytes to tell. It
-// looks back from long bytes past each line's start, so a run of short
-// lines costs a look a stretch.
-func (s *patchStream) shortLines(w []byte) int {
-	pos := 0
-	for len(w)-pos > s.long {
-		end := pos + s.long
-		start := lineStart(w[:end], end)
-		if start <= pos {
-			return pos
+// long, w starting at a line's start, and whether a run of body lines
+// follows them: whole short lines with one body prefix, long bytes or
+// more of them in w. It is all of w at the end of the patch, and 0
+// without a run when w starts with a long line (a full window holds more
+// than long bytes).
+func (s *patchStream) shortLines(w []byte) (n int, run bool) {
+	streak := -1 // the start of the lines with w[streak]'s body prefix
+	for pos := 0; pos < len(w); {
+		end := bytes.IndexByte(w[pos:min(pos+s.long, len(w))], '\n')
+		switch {
+		case end >= 0:
+		case len(w)-pos >= s.long:
+			return pos, false // a long line
+		case s.eof:
+			return len(w), false // the patch's last line, short
+		case streak > 0:
+			return streak, false // the next window tells whether the streak is a run
+		default:
+			return pos, false
 		}
-		pos = start
+		if streak < 0 || w[pos] != w[streak] {
+			streak = -1
+			if isBody(w[pos]) {
+				streak = pos
+			}
+		}
+		pos += end + 1
+		if streak >= 0 && pos-streak >= s.long {
+			return streak, true
+		}
 	}
-	if s.eof {
-		return len(w)
-	}
-	return pos
+	return len(w), false
 }
 
 // fill moves the unhandled bytes to the window's start and reads until it
@@ -263,6 +309,106 @@ func (s *patchStream) longOne() error {
 		return s.keep([]byte{prefix, '\n'})
 	}
 	return s.keep([]byte{prefix})
+}
+
+// runOne handles the run of body lines at the window's start (see
+// shortLines): as a hole as far as a file holds its lines, the first long
+// bytes of them at least, one after another; else the run is kept.
+func (s *patchStream) runOne() error {
+	w := s.win[s.lo:s.hi]
+	prefix := w[0]
+	if s.probe == nil {
+		s.probe = make([]byte, 0, 2*s.long)
+	}
+	s.probe = s.probe[:0]
+	for i := 0; i < s.long; {
+		end := bytes.IndexByte(w[i:], '\n') // shortLines saw whole lines to past long
+		s.probe = append(s.probe, w[i+1:i+end+1]...)
+		i += end + 1
+	}
+	src, q, searched := s.place(s.probe)
+	if q < 0 {
+		return s.keepRun(prefix)
+	}
+	at := s.n
+	k, lines, ended := 0, 0, false
+	for {
+		w = s.win[s.lo:s.hi]
+		i := 0
+		for !ended && i < len(w) && w[i] == prefix {
+			end := bytes.IndexByte(w[i:], '\n')
+			if end < 0 {
+				break // cut by the window's end
+			}
+			line := w[i+1 : i+end+1]
+			if ended = !bytes.HasPrefix(src[q+k:], line); !ended {
+				k += len(line)
+				lines++
+				i += end + 1
+			}
+		}
+		s.lo += i
+		if ended || i < len(w) && w[i] != prefix || s.eof || i == 0 && s.lo == 0 && s.hi == len(s.win) {
+			break // a line the file does not hold next, another prefix, the end, a line longer than the window
+		}
+		if err := s.fill(); err != nil {
+			return err
+		}
+	}
+	if searched {
+		s.next[s.path] = q + k
+	}
+	s.last, s.lastAt = src, q
+	s.in.holes = append(s.in.holes, hole{at: at, line: src[q : q+k : q+k], run: lines})
+	if err := s.keep([]byte{prefix, '\n'}); err != nil {
+		return err
+	}
+	if ended {
+		// The line the file does not hold next is kept, and the run
+		// goes on from the line after it, most likely where it ended.
+		return s.keepLine()
+	}
+	return nil
+}
+
+// place returns a file holding probe and where, or -1: the place the last
+// run was found first, then the first place in the file the last header
+// names from where the last line found there ended on; searched says the
+// place is in that file.
+func (s *patchStream) place(probe []byte) (src []byte, at int, searched bool) {
+	if bytes.HasPrefix(s.last[min(s.lastAt, len(s.last)):], probe) {
+		return s.last, s.lastAt, false
+	}
+	if src = s.source(); src == nil || !s.allowed(src) {
+		return nil, -1, false
+	}
+	return src, s.candidates(src, probe).first(), true
+}
+
+// keepRun keeps the run of body lines with the given prefix at the
+// window's start, to its end or a line longer than the window.
+func (s *patchStream) keepRun(prefix byte) error {
+	for {
+		w := s.win[s.lo:s.hi]
+		i := 0
+		for i < len(w) && w[i] == prefix {
+			end := bytes.IndexByte(w[i:], '\n')
+			if end < 0 {
+				break
+			}
+			i += end + 1
+		}
+		if err := s.keep(w[:i]); err != nil {
+			return err
+		}
+		s.lo += i
+		if i == 0 || i < len(w) && w[i] != prefix || s.eof {
+			return nil
+		}
+		if err := s.fill(); err != nil {
+			return err
+		}
+	}
 }
 
 // keepFrom keeps a long line that no place holds whole after all: its
@@ -461,7 +607,11 @@ func (in *Input) Parse() (*Patch, error) {
 }
 
 func (in *Input) parse() (*Patch, error) {
-	p, err := parse(&parser{data: in.data, holes: in.holes, inPlace: len(in.holes) == 0})
+	extra := 0
+	for _, h := range in.holes {
+		extra += max(h.run, 1) - 1
+	}
+	p, err := parse(&parser{data: in.data, holes: in.holes, extra: extra, inPlace: len(in.holes) == 0})
 	if err == nil || len(in.holes) == 0 {
 		return p, err
 	}
@@ -478,7 +628,7 @@ func (in *Input) parse() (*Patch, error) {
 func (in *Input) whole() (inputMemory, error) {
 	size := len(in.data)
 	for _, h := range in.holes {
-		size += len(bytes.TrimSuffix(h.line, newline))
+		size += len(bytes.TrimSuffix(h.line, newline)) + h.run
 	}
 	mem, err := allocInput(max(size, 1))
 	if err != nil {
@@ -487,9 +637,17 @@ func (in *Input) whole() (inputMemory, error) {
 	}
 	out, from := mem.bytes()[:0], 0
 	for _, h := range in.holes {
-		out = append(out, in.data[from:h.at+1]...)
-		out = append(out, bytes.TrimSuffix(h.line, newline)...)
-		from = h.at + 1
+		if h.run == 0 {
+			out = append(out, in.data[from:h.at+1]...)
+			out = append(out, bytes.TrimSuffix(h.line, newline)...)
+			from = h.at + 1
+			continue
+		}
+		out = append(out, in.data[from:h.at]...)
+		for line := range bytes.Lines(h.line) {
+			out = append(append(out, in.data[h.at]), line...)
+		}
+		from = h.at + 2 // the prefix and newline kept
 	}
 	out = append(out, in.data[from:]...)
 	mem.shrink(len(out))

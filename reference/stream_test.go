@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -279,7 +280,7 @@ func TestReadPatchProperty(t *testing.T) {
 	t.Parallel()
 	params := gopter.DefaultTestParametersWithSeed(*propSeed)
 	params.MinSuccessfulTests = 3000
-	holes := 0
+	holes, runs := 0, 0
 	props := gopter.NewProperties(params)
 	props.Property("Input.Parse is Parse of the bytes", prop.ForAll(func(c streamCase) string {
 		file, _, text := c.patch()
@@ -296,6 +297,9 @@ func TestReadPatchProperty(t *testing.T) {
 				return parsed{err: fmt.Errorf("readPatch: %w", err)}
 			}
 			holes += len(in.holes)
+			for _, h := range in.holes {
+				runs += min(h.run, 1)
+			}
 			p, err := in.Parse()
 			return parsed{in, p, err}
 		})
@@ -310,9 +314,10 @@ func TestReadPatchProperty(t *testing.T) {
 		return cmp.Diff(want, got, sameBytesOpt)
 	}, streamCases()))
 	props.TestingRun(t)
-	if holes == 0 {
-		t.Errorf("no line was left out in %d cases", params.MinSuccessfulTests)
+	if holes == 0 || runs == 0 {
+		t.Errorf("%d lines left out in %d cases, %d of them runs", holes, params.MinSuccessfulTests, runs)
 	}
+	t.Logf("%d lines left out in %d cases, %d of them runs", holes, params.MinSuccessfulTests, runs)
 }
 
 // streamCases generates streamCase values.
@@ -475,4 +480,129 @@ func TestInputParseInPlace(t *testing.T) {
 	if inPlace == 0 {
 		t.Errorf("no payload of many lines was joined in place in %d cases", params.MinSuccessfulTests)
 	}
+}
+
+// logFile is a file of n log lines, each ending in eol, as the block
+// benchmark shape makes them.
+func logFile(n int, eol string) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, "2026-12-03 INFO api/server.go:214 request served id=%08d%s", i, eol)
+	}
+	return b.Bytes()
+}
+
+// movedBlock is the patch the planner writes for moving the lines of
+// logFile(n) from a quarter to a half before the line at three quarters
+// of dst, or of src when dst is "".
+func movedBlock(t *testing.T, files MapFiles, src, dst string, n int, eol string) []byte {
+	t.Helper()
+	line := func(i int) *string {
+		s := fmt.Sprintf("request served id=%08d%s", i, eol)
+		return &s
+	}
+	req := &Request{Src: src, SrcStart: line(n / 4), SrcEnd: line(n / 2), TargetBefore: line(3 * n / 4)}
+	if dst != "" {
+		req.Dst = &dst
+	}
+	_, doc, err := PlanDocument(req, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Format(doc)
+}
+
+// TestReadPatchRuns: the runs of body lines of a patch moving a block of
+// short lines are left out of memory where a file holds them, as far as it
+// does, and the patch parses as Parse parses its bytes; a payload left out
+// whole is a slice of its file.
+func TestReadPatchRuns(t *testing.T) {
+	t.Parallel()
+	const n = 40000 // 2.4 MB, a block of 600 KB
+	file := logFile(n, "\n")
+	crlf := logFile(n, "\r\n")
+	other := bytes.ReplaceAll(file, []byte("INFO"), []byte("WARN")) // holds no line of file
+	planned := movedBlock(t, MapFiles{"f": file}, "f", "", n, "\n")
+	changed := bytes.Replace(planned, []byte("-2026-12-03 INFO api/server.go:214 request served id=00015000\n"),
+		[]byte("-2026-12-03 INFO api/server.go:214 request served id=0001500X\n"), 1)
+	// The block at the file's end, whose last line lacks a newline there:
+	// its last payload line is followed by a marker in both hunks.
+	short := file[:bytes.Index(file, []byte("id=00020000"))]
+	short = short[:bytes.LastIndexByte(short, '\n')]
+	last := string(short[bytes.LastIndexByte(short, '\n')+1:])
+	start, before := "request served id=00005000\n", "request served id=00002000\n"
+	_, atEnd, err := PlanDocument(&Request{Src: "f", SrcStart: &start, SrcEnd: &last, TargetBefore: &before}, MapFiles{"f": short})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A hunk counting fewer lines than the run holds: the rest of it is
+	// not the hunk's, and the whole text decides.
+	miscounted := regexp.MustCompile(`@@ -(\d+),\d+ `).ReplaceAll(planned, []byte("@@ -$1,5000 "))
+	tests := []struct {
+		name  string
+		files MapFiles
+		text  []byte
+		runs  int  // runs left out
+		whole bool // the payloads lie in the file
+	}{
+		{"a block moved within its file", MapFiles{"f": file}, planned, 2, true},
+		{"a block moved to another file", MapFiles{"f": file, "g": other},
+			movedBlock(t, MapFiles{"f": file, "g": other}, "f", "g", n, "\n"), 2, true},
+		{"CRLF lines", MapFiles{"f": crlf}, movedBlock(t, MapFiles{"f": crlf}, "f", "", n, "\r\n"), 2, true},
+		{"a line the file does not hold", MapFiles{"f": file}, changed, 3, false},
+		{"a file that holds no run", MapFiles{"f": crlf}, planned, 0, false},
+		{"no file at the path", MapFiles{"g": file}, planned, 0, false},
+		{"the block at the file's end", MapFiles{"f": short}, Format(atEnd), 2, false},
+		{"a hunk shorter than its run", MapFiles{"f": file}, miscounted, 2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in, err := readPatch(bytes.NewReader(tt.text), int64(len(tt.text)), DefaultInputLimit, "p", tt.files, 1, longLine, streamWindow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Release()
+			runs, left := 0, 0
+			for _, h := range in.holes {
+				if h.run > 0 {
+					runs++
+					left += len(h.line) + h.run
+				}
+			}
+			if runs != tt.runs {
+				t.Errorf("%d runs left out, want %d", runs, tt.runs)
+			}
+			if kept := len(in.Bytes()) - 2*runs; kept+left != len(tt.text) { // a run keeps its prefix and a newline
+				t.Errorf("%d bytes kept and %d left out of %d", kept, left, len(tt.text))
+			}
+			got, gotErr := in.Parse()
+			want, wantErr := Parse(tt.text)
+			if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
+				t.Fatalf("error (-Parse +Input.Parse):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
+				t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
+			}
+			if !tt.whole {
+				return
+			}
+			for _, s := range got.Sections {
+				for _, h := range s.Hunks {
+					if !sliceOf(tt.files["f"], h.Payload) {
+						t.Errorf("the %s payload is not a slice of f", h.Role)
+					}
+				}
+			}
+		})
+	}
+}
+
+// sliceOf reports whether b is a non-empty slice of data's memory.
+func sliceOf(data, b []byte) bool {
+	if len(b) == 0 || len(data) == 0 {
+		return false
+	}
+	lo, at := uintptr(unsafe.Pointer(&data[0])), uintptr(unsafe.Pointer(&b[0]))
+	return at >= lo && at+uintptr(len(b)) <= lo+uintptr(len(data))
 }
