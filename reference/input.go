@@ -32,7 +32,7 @@ type Input struct {
 }
 
 // Bytes returns the input's bytes, valid until Release: all that was read,
-// unless ReadPatch left long lines out, and until Parse takes them (see
+// unless ReadPatch left lines out, and until Parse takes them (see
 // Parse).
 func (in *Input) Bytes() []byte { return in.data }
 

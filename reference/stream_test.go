@@ -170,6 +170,7 @@ func TestReadPatchParsesAsWhole(t *testing.T) {
 			if kept := len(in.Bytes()); tt.holes > 0 && kept > len(tt.text)-tt.holes*longLine {
 				t.Errorf("%d bytes of %d kept with %d lines left out", kept, len(tt.text), tt.holes)
 			}
+			out := in.holes
 			got, gotErr := in.Parse()
 			want, wantErr := Parse(tt.text)
 			if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
@@ -177,6 +178,9 @@ func TestReadPatchParsesAsWhole(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
 				t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
+			}
+			if wantErr == nil && len(in.holes) == 0 && len(out) > 0 {
+				t.Errorf("parsed again whole: the text without its holes gave an error")
 			}
 		})
 	}
@@ -576,6 +580,7 @@ func TestReadPatchRuns(t *testing.T) {
 			if kept := len(in.Bytes()) - 2*runs; kept+left != len(tt.text) { // a run keeps its prefix and a newline
 				t.Errorf("%d bytes kept and %d left out of %d", kept, left, len(tt.text))
 			}
+			out := in.holes
 			got, gotErr := in.Parse()
 			want, wantErr := Parse(tt.text)
 			if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
@@ -583,6 +588,9 @@ func TestReadPatchRuns(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
 				t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
+			}
+			if wantErr == nil && len(in.holes) == 0 && len(out) > 0 {
+				t.Errorf("parsed again whole: the text without its holes gave an error")
 			}
 			if !tt.whole {
 				return
@@ -605,4 +613,59 @@ func sliceOf(data, b []byte) bool {
 	}
 	lo, at := uintptr(unsafe.Pointer(&data[0])), uintptr(unsafe.Pointer(&b[0]))
 	return at >= lo && at+uintptr(len(b)) <= lo+uintptr(len(data))
+}
+
+// TestReadPatchRunAtItsLine: a run whose first bytes recur in its file
+// before its place, the file diverging from the run past them there, is
+// looked for first at the line its hunk header names and left out in one
+// piece; where the header names no line of the file, the search finds
+// the bytes that recur first, and the run is left out in two pieces.
+func TestReadPatchRunAtItsLine(t *testing.T) {
+	t.Parallel()
+	const n = 40000
+	file := logFile(n, "\n")
+	lineOf := func(i int) int {
+		return bytes.Index(file, fmt.Appendf(nil, "2026-12-03 INFO api/server.go:214 request served id=%08d\n", i))
+	}
+	block := file[lineOf(10000):lineOf(20000)]
+	// Before the file, the block's first 2,000 lines and a line of its own:
+	// the block's first line is the file's 12,002nd.
+	twice := slices.Concat(file[lineOf(10000):lineOf(12000)], []byte("a line of its own\n"), file)
+	patch := func(oldStart int) []byte {
+		return Format(&Patch{ID: "m", PayloadSHA256: sha(string(block)), Sections: []*Section{{OldPath: "a/f", NewPath: "b/f",
+			Hunks: []*Hunk{{Role: RoleSource, OldStart: oldStart, NewStart: oldStart,
+				Before: file[lineOf(9999):lineOf(10000)], Payload: block, After: file[lineOf(20000):lineOf(20001)]}}}}})
+	}
+	for _, tt := range []struct {
+		name   string
+		text   []byte
+		pieces int
+	}{
+		{"the header names the line", patch(12001), 1},
+		{"the header names no line", patch(999999999), 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in, err := readPatch(bytes.NewReader(tt.text), int64(len(tt.text)), DefaultInputLimit, "p", MapFiles{"f": twice}, 1, longLine, streamWindow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Release()
+			pieces := 0
+			for _, h := range in.holes {
+				pieces += min(h.run, 1)
+			}
+			if pieces != tt.pieces {
+				t.Errorf("the payload left out in %d pieces, want %d", pieces, tt.pieces)
+			}
+			got, gotErr := in.Parse()
+			want, wantErr := Parse(tt.text)
+			if gotErr != nil || wantErr != nil {
+				t.Fatal(gotErr, wantErr)
+			}
+			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
+				t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
+			}
+		})
+	}
 }
