@@ -123,19 +123,11 @@ const bothChunk = 256 << 10
 // findBoth is findText(data, a...) and findJoined(data, b...) reading data
 // from memory once (issue 23), as check makes them for a move within one
 // file (see findShort). A needle that is empty or long (as findJoined
-// joins no more) is searched on its own, beside the other from splitMin
-// bytes of data on: a long needle's search takes one core, and leaves the
-// other idle once the payload is hashed (the block shape's check).
+// joins no more) is searched on its own.
 func findBoth(data []byte, a, b [][]byte) (Matches, Matches) {
 	na, nb := concatShort(a), concatShort(b)
 	if na == nil || nb == nil {
-		var ma, mb Matches
-		if len(data) < splitMin {
-			ma, mb = findText(data, a...), findJoined(data, b...)
-		} else {
-			parallel(func() { ma = findText(data, a...) }, func() { mb = findJoined(data, b...) })
-		}
-		return ma, mb
+		return findText(data, a...), findJoined(data, b...)
 	}
 	m := findShort(data, na, nb)
 	return m[0], m[1]

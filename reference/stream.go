@@ -2,11 +2,8 @@ package reference
 
 import (
 	"bytes"
-	"cmp"
 	"io"
 	"os"
-	"slices"
-	"strconv"
 )
 
 // A patch moving a block of a file with few newlines carries the file in a
@@ -145,26 +142,6 @@ type patchStream struct {
 	probe  []byte
 	last   []byte
 	lastAt int
-	// hunk is where the last hunk header kept says its old lines start:
-	// a run of context or source lines lies in the file at the line
-	// after the hunk's old lines kept so far, where it is looked for
-	// before it is searched for. mark is where a line of the file the
-	// last hint was in starts, so that lines are counted once.
-	hunk hunkLines
-	mark lineMark
-}
-
-// hunkLines counts the old lines of the hunk being kept: line is the old
-// line the kept text from at on starts, 0 for none known, and holes the
-// number of holes counted in it.
-type hunkLines struct {
-	at, line, holes int
-}
-
-// lineMark is where line, counted from 1, starts in the file at path.
-type lineMark struct {
-	path     string
-	line, at int
 }
 
 // run handles the patch a stretch of short lines, a run of body lines or
@@ -349,7 +326,7 @@ func (s *patchStream) runOne() error {
 		s.probe = append(s.probe, w[i+1:i+end+1]...)
 		i += end + 1
 	}
-	src, q, searched := s.place(prefix, s.probe)
+	src, q, searched := s.place(s.probe)
 	if q < 0 {
 		return s.keepRun(prefix)
 	}
@@ -394,88 +371,19 @@ func (s *patchStream) runOne() error {
 	return nil
 }
 
-// place returns a file holding probe, a run's first bytes, and where, or
-// -1: the place the last run was found first, then the line the hunk
-// header says the run starts on in the file the last header names, then
-// the first place there from where the last line found there ended on;
-// searched says the place is in that file.
-func (s *patchStream) place(prefix byte, probe []byte) (src []byte, at int, searched bool) {
+// place returns a file holding probe and where, or -1: the place the last
+// run was found first, then the first place in the file the last header
+// names from where the last line found there ended on; searched says the
+// place is in that file.
+func (s *patchStream) place(probe []byte) (src []byte, at int, searched bool) {
 	if bytes.HasPrefix(s.last[min(s.lastAt, len(s.last)):], probe) {
 		return s.last, s.lastAt, false
 	}
 	if src = s.source(); src == nil || !s.allowed(src) {
 		return nil, -1, false
 	}
-	if prefix != '+' { // an added line has no old line to start on
-		if at = s.lineAt(src, s.oldLine()); at >= 0 && bytes.HasPrefix(src[at:], probe) {
-			return src, at, true
-		}
-	}
 	return src, s.candidates(src, probe).first(), true
 }
-
-// oldLine returns the old line the kept text's end stands for by the last
-// hunk header, 0 when none is known: the header's old start and the
-// lines kept since that count on the old side (a context or source line,
-// or a hole's lines).
-func (s *patchStream) oldLine() int {
-	h := &s.hunk
-	if h.line <= 0 {
-		return 0
-	}
-	text := s.in.mem.bytes()[:s.n]
-	for _, hole := range s.in.holes[h.holes:] {
-		if text[hole.at] != '+' {
-			h.line += max(hole.run, 1) - 1 // the one line kept is counted below
-		}
-	}
-	h.holes = len(s.in.holes)
-	for line := range bytes.Lines(text[h.at:]) {
-		if line[0] == ' ' || line[0] == '-' {
-			h.line++
-		}
-	}
-	h.at = s.n
-	return h.line
-}
-
-// lineAt returns where line n, counted from 1, starts in src (the file
-// at s.path), or -1: counted from the last mark when it is in the same
-// file and not past the line, else from the start. The count costs the
-// budget the bytes it passes.
-func (s *patchStream) lineAt(src []byte, n int) int {
-	if n <= 0 {
-		return -1
-	}
-	m := s.mark
-	if m.path != s.path || m.line > n {
-		m = lineMark{path: s.path, line: 1}
-	}
-	for m.line < n && s.allowed(src) {
-		chunk := src[m.at:min(m.at+countChunk, len(src))]
-		if len(chunk) == 0 {
-			return -1
-		}
-		s.work += int64(len(chunk))
-		if c := bytes.Count(chunk, newline); m.line+c < n {
-			m.line += c
-			m.at += len(chunk)
-			continue
-		}
-		for m.line < n {
-			m.at += bytes.IndexByte(src[m.at:], '\n') + 1
-			m.line++
-		}
-	}
-	if m.line != n {
-		return -1
-	}
-	s.mark = m
-	return m.at
-}
-
-// countChunk is how many bytes lineAt counts the newlines of at once.
-const countChunk = 64 << 10
 
 // keepRun keeps the run of body lines with the given prefix at the
 // window's start, to its end or a line longer than the window.
@@ -551,14 +459,6 @@ func (s *patchStream) keepLine() error {
 func (s *patchStream) source() []byte {
 	text := s.in.mem.bytes()[:s.n]
 	from := max(s.headed-1, 0) // a header starts after a newline
-	for at := headerAfter(text, from, "\n@@ -"); at >= 0; at = headerAfter(text, at, "\n@@ -") {
-		s.hunk = hunkLines{at: lineEnd(text, at), holes: holesFrom(s.in.holes, lineEnd(text, at))}
-		digits := text[at+len("@@ -") : lineEnd(text, at)]
-		digits = digits[:len(digits)-len(bytes.TrimLeft(digits, "0123456789"))]
-		if n, err := strconv.Atoi(string(digits)); err == nil {
-			s.hunk.line = n
-		}
-	}
 	old := headerAfter(text, from, "\n--- ")
 	new := headerAfter(text, from, "\n+++ ")
 	for old >= 0 || new >= 0 {
@@ -582,12 +482,6 @@ func (s *patchStream) source() []byte {
 		return nil
 	}
 	return s.tree.peek(s.path) // a Workspace keeps what it peeked into
-}
-
-// holesFrom returns the index of the first of holes at or past at.
-func holesFrom(holes []hole, at int) int {
-	i, _ := slices.BinarySearchFunc(holes, at, func(h hole, at int) int { return cmp.Compare(h.at, at) })
-	return i
 }
 
 // headerAfter returns the start of the first line past from that starts
