@@ -542,6 +542,13 @@ func TestReadPatchRuns(t *testing.T) {
 	// A hunk counting fewer lines than the run holds: the rest of it is
 	// not the hunk's, and the whole text decides.
 	miscounted := regexp.MustCompile(`@@ -(\d+),\d+ `).ReplaceAll(planned, []byte("@@ -$1,5000 "))
+	// The source payload's lines changed, so that no file holds them, and
+	// then a line of theirs longer than the window.
+	payload := regexp.MustCompile(`(?m)^-2026-12-03 INFO`).ReplaceAll(planned, []byte("-2026-12-03 WARN"))
+	longer := bytes.Replace(payload, []byte("\n @@"), []byte("\n-"+strings.Repeat("x", 2*streamWindow)+"\n @@"), 1)
+	if bytes.Equal(longer, payload) {
+		longer = bytes.Replace(payload, []byte("\n+"), []byte("\n-"+strings.Repeat("x", 2*streamWindow)+"\n+"), 1)
+	}
 	tests := []struct {
 		name  string
 		files MapFiles
@@ -558,11 +565,20 @@ func TestReadPatchRuns(t *testing.T) {
 		{"no file at the path", MapFiles{"g": file}, planned, 0, false},
 		{"the block at the file's end", MapFiles{"f": short}, Format(atEnd), 2, false},
 		{"a hunk shorter than its run", MapFiles{"f": file}, miscounted, 2, false},
+		{"a run no file holds, then a line longer than the window", MapFiles{"f": file}, longer, 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			in, err := readPatch(bytes.NewReader(tt.text), int64(len(tt.text)), DefaultInputLimit, "p", tt.files, 1, longLine, streamWindow)
+			type read struct {
+				in  *Input
+				err error
+			}
+			r := within(t, 30*time.Second, func() read {
+				in, err := readPatch(bytes.NewReader(tt.text), int64(len(tt.text)), DefaultInputLimit, "p", tt.files, 1, longLine, streamWindow)
+				return read{in, err}
+			})
+			in, err := r.in, r.err
 			if err != nil {
 				t.Fatal(err)
 			}
