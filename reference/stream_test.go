@@ -170,20 +170,30 @@ func TestReadPatchParsesAsWhole(t *testing.T) {
 			if kept := len(in.Bytes()); tt.holes > 0 && kept > len(tt.text)-tt.holes*longLine {
 				t.Errorf("%d bytes of %d kept with %d lines left out", kept, len(tt.text), tt.holes)
 			}
-			out := in.holes
-			got, gotErr := in.Parse()
-			want, wantErr := Parse(tt.text)
-			if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
-				t.Fatalf("error (-Parse +Input.Parse):\n%s", diff)
-			}
-			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
-				t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
-			}
-			if wantErr == nil && len(in.holes) == 0 && len(out) > 0 {
-				t.Errorf("parsed again whole: the text without its holes gave an error")
-			}
+			parsesAsWhole(t, in, tt.text)
 		})
 	}
+}
+
+// parsesAsWhole fails t unless in parses as Parse parses text, to the
+// same patch or error, and without being parsed again whole when text
+// parses (the text with its holes left out then parses too); it returns
+// the patch.
+func parsesAsWhole(t *testing.T, in *Input, text []byte) *Patch {
+	t.Helper()
+	out := in.holes
+	got, gotErr := in.Parse()
+	want, wantErr := Parse(text)
+	if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
+		t.Fatalf("error (-Parse +Input.Parse):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
+		t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
+	}
+	if wantErr == nil && len(in.holes) == 0 && len(out) > 0 {
+		t.Errorf("parsed again whole: the text without its holes gave an error")
+	}
+	return got
 }
 
 // TestReadPatchChecksAsWhole: check and apply of a patch read by
@@ -596,18 +606,7 @@ func TestReadPatchRuns(t *testing.T) {
 			if kept := len(in.Bytes()) - 2*runs; kept+left != len(tt.text) { // a run keeps its prefix and a newline
 				t.Errorf("%d bytes kept and %d left out of %d", kept, left, len(tt.text))
 			}
-			out := in.holes
-			got, gotErr := in.Parse()
-			want, wantErr := Parse(tt.text)
-			if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
-				t.Fatalf("error (-Parse +Input.Parse):\n%s", diff)
-			}
-			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
-				t.Errorf("patch (-Parse +Input.Parse):\n%s", diff)
-			}
-			if wantErr == nil && len(in.holes) == 0 && len(out) > 0 {
-				t.Errorf("parsed again whole: the text without its holes gave an error")
-			}
+			got := parsesAsWhole(t, in, tt.text)
 			if !tt.whole {
 				return
 			}
