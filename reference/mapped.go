@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"slices"
+	"sync"
 
 	"github.com/zeebo/xxh3"
 )
@@ -43,6 +45,37 @@ type mapping struct {
 // once on two goroutines as findShort searches them, or of the whole
 // below splitMin.
 type checksum [2]uint64
+
+// checksum returns the checksum of m's file as it is now. From
+// bufferedMin bytes on, the file is read through buffers instead of the
+// mapping (see cursor), each buffer's XXH3 seeded with the one before;
+// ok is false when the file holds fewer bytes than were mapped, having
+// shrunk.
+func (m *mapping) checksum() (sum checksum, ok bool) {
+	if len(m.data) < bufferedMin {
+		return checksumOf(m.data)
+	}
+	mid := len(m.data) / 2
+	var ok0, ok1 bool
+	parallel(func() { sum[0], ok0 = m.chained(0, mid) }, func() { sum[1], ok1 = m.chained(mid, len(m.data)) })
+	return sum, ok0 && ok1
+}
+
+// chained is the checksum of m's file from from to to, read a buffer at a
+// time.
+func (m *mapping) chained(from, to int) (sum uint64, ok bool) {
+	buf := bufferPool.Get().(*[]byte)
+	defer bufferPool.Put(buf)
+	for at := from; at < to; {
+		k, _ := m.file.ReadAt((*buf)[:min(len(*buf), to-at)], int64(at))
+		if k == 0 {
+			return 0, false
+		}
+		sum = xxh3.HashSeed((*buf)[:k], sum)
+		at += k
+	}
+	return sum, true
+}
 
 // checksumOf returns the checksum of a mapped file's bytes; ok is false
 // when reading them faults, the file having shrunk.
@@ -85,18 +118,44 @@ func mapRegular(f *os.File, info fs.FileInfo, sum bool) (*mapping, error) {
 	m := &mapping{data: data, file: f}
 	ok := true
 	if sum {
-		m.sum, ok = checksumOf(data)
+		m.sum, ok = m.checksum()
 		m.summed = ok
 	}
 	if n, _ := f.ReadAt(make([]byte, 1), info.Size()); n != 0 || !ok { // grew or shrank
 		unmap(data)
 		return nil, &Error{Code: ConcurrentModification, Phase: "io", Message: info.Name() + " changed while being read"}
 	}
+	mappings.Lock()
+	mappings.live = append(mappings.live, m)
+	mappings.Unlock()
 	return m, nil
+}
+
+// mappings are the files this process's Workspaces hold mapped, for a
+// search given a mapping's bytes to read the file instead (cursor).
+var mappings struct {
+	sync.Mutex
+	live []*mapping
+}
+
+// mappingOf returns the mapping data is a slice of, and where data starts
+// in its file; nil when data is no mapped file's.
+func mappingOf(data []byte) (*mapping, int) {
+	mappings.Lock()
+	defer mappings.Unlock()
+	for _, m := range mappings.live {
+		if off, ok := m.offsetOf(data); ok {
+			return m, off
+		}
+	}
+	return nil, 0
 }
 
 // release unmaps m and closes its file.
 func (m *mapping) release() error {
+	mappings.Lock()
+	mappings.live = slices.DeleteFunc(mappings.live, func(x *mapping) bool { return x == m })
+	mappings.Unlock()
 	err := unmap(m.data)
 	if cerr := m.file.Close(); err == nil {
 		err = cerr
@@ -108,7 +167,7 @@ func (m *mapping) release() error {
 // has the bytes read: for a mapped file by its change time and the
 // checksum of the mapping, which shows the file as it is now.
 func (m *mapping) holds(info, then fs.FileInfo) bool {
-	sum, ok := checksumOf(m.data)
+	sum, ok := m.checksum()
 	return m.summed && sameChangeTime(info, then) && ok && sum == m.sum
 }
 

@@ -17,7 +17,7 @@ func mapFile(f *os.File, size int64) (data []byte, err error) {
 		return nil, err
 	}
 	cerr := rc.Control(func(fd uintptr) {
-		data, err = syscall.Mmap(int(fd), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+		data, err = syscall.Mmap(int(fd), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	})
 	if cerr != nil {
 		return nil, cerr

@@ -164,13 +164,17 @@ func findShort(data []byte, needles ...[]byte) []Matches {
 // [from, to), its searches taking turns a stretch at a time.
 func findStarts(data []byte, needles [][]byte, from, to int) []Matches {
 	ss := make([]stepper, len(needles))
+	longest := 0
 	for i, n := range needles {
 		ss[i] = stepper{f: newFinder(data, n), from: from}
+		longest = max(longest, len(n))
 	}
+	c := newCursor(data, from, longest)
+	defer c.close()
 	for end := min(from+bothChunk, to); ; end = min(end+bothChunk, to) {
 		done := true
 		for i := range ss {
-			ss[i].upTo(data, end)
+			ss[i].upTo(&c, end)
 			done = done && ss[i].done
 		}
 		if end == to || done {
@@ -258,14 +262,15 @@ type stepper struct {
 	done bool
 }
 
-// upTo counts the occurrences that start before end, as Find does.
-func (s *stepper) upTo(data []byte, end int) {
+// upTo counts the occurrences in c's data that start before end, as
+// Find does.
+func (s *stepper) upTo(c *cursor, end int) {
 	n := len(s.f.needle)
 	for !s.done {
-		i := s.f.index(data[:min(len(data), end+n-1)], s.from)
+		i := c.index(&s.f, s.from, end)
 		if i < 0 {
 			s.from = max(s.from, end)
-			s.done = end == len(data)
+			s.done = end == len(c.data)
 			return
 		}
 		if !s.m.add(Range{i, i + n}) {
@@ -289,6 +294,13 @@ func partsAt(data []byte, start int, parts [][]byte, skip int) bool {
 	return true
 }
 
+// through counts the occurrences in data from where s stands on.
+func (s *stepper) through(data []byte) {
+	c := newCursor(data, 0, len(s.f.needle))
+	defer c.close()
+	s.upTo(&c, len(data))
+}
+
 // scan calls yield with the start of every occurrence of needle in data, in
 // order and overlapping, until yield returns false.
 func scan(data, needle []byte, yield func(start int) bool) {
@@ -301,8 +313,10 @@ func scan(data, needle []byte, yield func(start int) bool) {
 		return
 	}
 	f := newFinder(data, needle)
+	c := newCursor(data, 0, len(needle))
+	defer c.close()
 	for from := 0; from <= len(data); {
-		i := f.index(data, from)
+		i := c.index(&f, from, len(data))
 		if i < 0 || !yield(i) {
 			return
 		}
@@ -319,10 +333,11 @@ func scanAlong(data, needle []byte, also *stepper, yield func(start int) bool) {
 		scan(data, needle, yield)
 		return
 	case len(needle) == 0 || len(data) >= splitMin:
-		parallel(func() { scan(data, needle, yield) }, func() { also.upTo(data, len(data)) })
+		parallel(func() { scan(data, needle, yield) }, func() { also.through(data) })
 		return
 	}
 	f := newFinder(data, needle)
+	c := cursor{data: data} // in place: data is shorter than bufferedMin
 	from := 0
 	for end := min(bothChunk, len(data)); ; end = min(end+bothChunk, len(data)) {
 		for {
@@ -332,12 +347,12 @@ func scanAlong(data, needle []byte, also *stepper, yield func(start int) bool) {
 				break
 			}
 			if !yield(i) {
-				also.upTo(data, len(data))
+				also.upTo(&c, len(data))
 				return
 			}
 			from = i + 1
 		}
-		also.upTo(data, end)
+		also.upTo(&c, end)
 		if end == len(data) {
 			return
 		}
@@ -355,10 +370,12 @@ func envelopes(data, before, after []byte, also *stepper) Matches {
 	var m Matches
 	a := -1 // the first occurrence of after at or after the latest end
 	fa := newFinder(data, after)
+	ca := newCursor(data, 0, len(after))
+	defer ca.close()
 	scanAlong(data, before, also, func(b int) bool {
 		end := b + len(before)
 		if a < end {
-			if a = fa.index(data, end); a < 0 {
+			if a = ca.index(&fa, end, len(data)); a < 0 {
 				return false
 			}
 		}

@@ -551,7 +551,28 @@ func sampleOf(data []byte) [][]byte {
 	for i := range out {
 		out[i] = data[i*step : i*step+sampleWindow]
 	}
+	if len(data) >= bufferedMin {
+		readSample(data, out)
+	}
 	return out
+}
+
+// readSample replaces the windows of a sample of data, when data is a
+// file the Workspace mapped, by copies read from the file, which touch
+// none of the mapping's pages (see cursor).
+func readSample(data []byte, sample [][]byte) {
+	src, off := mappingOf(data)
+	if src == nil {
+		return
+	}
+	room := make([]byte, len(sample)*sampleWindow)
+	for i, w := range sample {
+		at := cap(data) - cap(w) // w's offset in data
+		into := room[i*sampleWindow : (i+1)*sampleWindow]
+		if k, _ := src.file.ReadAt(into, int64(off+at)); k == len(into) {
+			sample[i] = into
+		}
+	}
 }
 
 func sampleSize(sample [][]byte) int {

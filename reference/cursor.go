@@ -1,0 +1,112 @@
+package reference
+
+import "sync"
+
+// Reading a mapped file through a buffer (issue 23). On some machines,
+// this project's VM among them, the first touch of each page of a new
+// mapping costs far more than copying the same bytes from the system's
+// file cache into memory already touched: 20-40 ms for 64 MiB, against
+// 3.5 ms for reading it into a reused buffer of a quarter MiB. A search
+// over a file the Workspace mapped therefore reads the file a stretch at a
+// time into such a buffer, and the mapping is touched only where a match
+// is compared further, reported or written.
+
+// bufferedMin is the length from which a mapped file is searched through
+// a buffer: below it, touching the buffer's own fresh pages costs about
+// what touching the mapping would.
+const bufferedMin = 4 << 20
+
+// cursor is a haystack searched a stretch at a time. Its bytes are data's;
+// when data is (a slice of) a file the Workspace mapped, they are read
+// from the file into buf instead of from the mapping, one stretch of
+// starting positions at a time: those from origin on, bufferStretch of
+// them apart, so that searches taking turns over the same stretch share
+// one read (findStarts).
+type cursor struct {
+	data    []byte
+	src     *mapping // data's mapping; nil when data is searched in place
+	off     int      // where data starts in src's file
+	origin  int
+	longest int     // the longest needle the view holds whole
+	buf     *[]byte // from bufferPool
+	// view is data[base:base+len(view)], read into buf: the stretch's
+	// starting positions and the bytes their needles reach.
+	base int
+	view []byte
+}
+
+// newCursor returns a cursor over data for needles of up to longest bytes
+// whose stretches start at origin. A caller must close it.
+func newCursor(data []byte, origin, longest int) cursor {
+	c := cursor{data: data, origin: origin, longest: longest}
+	if len(data) < bufferedMin || longest >= joinedMin {
+		return c
+	}
+	if c.src, c.off = mappingOf(data); c.src != nil {
+		c.buf = bufferPool.Get().(*[]byte)
+	}
+	return c
+}
+
+// close returns the cursor's buffer.
+func (c *cursor) close() {
+	if c.buf != nil {
+		bufferPool.Put(c.buf)
+		c.buf, c.view, c.src = nil, nil, nil
+	}
+}
+
+// bufferStretch is how many starting positions one read of a mapped
+// file covers: as bothChunk, the stretch findStarts's searches take turns
+// over.
+const bufferStretch = bothChunk
+
+// bufferPool holds buffers of a stretch and the longest needle searched
+// through one.
+var bufferPool = sync.Pool{New: func() any {
+	b := make([]byte, bufferStretch+joinedMin)
+	return &b
+}}
+
+// index returns the first occurrence of f's needle in data that starts
+// in [from, end), or -1; the occurrence may extend past end. An empty
+// needle is found at from, up to the end of data.
+func (c *cursor) index(f *finder, from, end int) int {
+	n := len(f.needle)
+	switch {
+	case n == 0: // found where it is looked for, the end of data too
+		return f.index(c.data, from)
+	case c.src == nil || n > c.longest:
+		return f.index(c.data[:min(len(c.data), end+n-1)], from)
+	}
+	for from < end {
+		if g := c.origin + (from-c.origin)/bufferStretch*bufferStretch; c.view == nil || c.base != g {
+			c.read(g)
+		}
+		stop := min(c.base+len(c.view), end+n-1)
+		if stop-from < n {
+			return -1 // the view reaches the end of data
+		}
+		if i := f.index(c.view[:stop-c.base], from-c.base); i >= 0 {
+			return c.base + i
+		}
+		if stop == end+n-1 || stop == len(c.data) {
+			return -1
+		}
+		from = stop - n + 1 // the next stretch
+	}
+	return -1
+}
+
+// read makes the view the stretch from base on. A file that holds fewer
+// bytes now has shrunk: the rest is copied from the mapping, which faults
+// as a search of the mapping itself would.
+func (c *cursor) read(base int) {
+	to := min(len(c.data), base+bufferStretch+c.longest-1)
+	v := (*c.buf)[:to-base]
+	k, _ := c.src.file.ReadAt(v, int64(c.off+base))
+	if k < len(v) {
+		copy(v[k:], c.data[base+k:to])
+	}
+	c.base, c.view = base, v
+}

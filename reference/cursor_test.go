@@ -1,0 +1,167 @@
+package reference
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// mappedCopy writes data to a file of a new Workspace and returns the
+// Workspace's mapping of it, which a search reads through a cursor.
+func mappedCopy(t *testing.T, data []byte) ([]byte, string) {
+	t.Helper()
+	root := t.TempDir()
+	path := filepath.Join(root, "big")
+	must(t, os.WriteFile(path, data, 0o644))
+	ws, err := NewWorkspace(root)
+	must(t, err)
+	t.Cleanup(func() { ws.Close() })
+	mapped, err := ws.ReadFile("big")
+	must(t, err)
+	if src, _ := mappingOf(mapped); src == nil {
+		t.Fatalf("a file of %d bytes was not mapped", len(data))
+	}
+	return mapped, path
+}
+
+// TestCursorAgreesInPlace: every search over a mapped file read through
+// a buffer (findShort, Find, envelopes, a stepper alongside) answers as
+// the same search of a copy of the bytes in memory and as the oracle,
+// for needles up to the longest a buffer holds, placed across the
+// boundaries of its stretches (from the start and from the middle, where
+// the second half's search starts), across the middle, at the ends and in
+// numbers past MatchCountLimit.
+func TestCursorAgreesInPlace(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 42))
+	data := make([]byte, bufferedMin+3*bufferStretch+rng.IntN(bufferStretch))
+	for i := range data {
+		data[i] = "ab\nxy"[rng.IntN(5)]
+	}
+	mid := len(data) / 2
+	type placed struct {
+		needle []byte
+		at     []int
+	}
+	var cases []placed
+	for i, n := range []int{1, 2, 7, 31, 32, 64, 100, 4 << 10, joinedMin - 1} {
+		needle := make([]byte, n)
+		for j := range needle {
+			needle[j] = "abcz\n"[rng.IntN(5)]
+		}
+		needle[0] = 'A' + byte(i) // its own, so the copies counted are those placed
+		var at []int
+		for range 1 + rng.IntN(MatchCountLimit+2) {
+			edge := []int{0, mid}[rng.IntN(2)] + rng.IntN(8)*bufferStretch
+			at = append(at, edge-rng.IntN(n+1)) // ending at, across or starting at a boundary
+		}
+		at = append(at, mid-rng.IntN(n+1), len(data)-n)
+		cases = append(cases, placed{needle, at})
+	}
+	for _, c := range cases {
+		for _, at := range c.at {
+			if at >= 0 && at+len(c.needle) <= len(data) {
+				copy(data[at:], c.needle)
+			}
+		}
+	}
+	mapped, _ := mappedCopy(t, data)
+	for i, c := range cases {
+		want := indexOracle(data, c.needle)
+		if diff := cmp.Diff(want, Find(mapped, c.needle)); diff != "" {
+			t.Errorf("needle %d (%d bytes): Find (-oracle +mapped):\n%s", i, len(c.needle), diff)
+		}
+		other := cases[(i+1)%len(cases)].needle
+		got := findShort(mapped, c.needle, other)
+		if diff := cmp.Diff(findShort(data, c.needle, other), got); diff != "" {
+			t.Errorf("needle %d (%d bytes): findShort (-in memory +mapped):\n%s", i, len(c.needle), diff)
+		}
+		before, after := c.needle[:max(1, len(c.needle)/2)], other[:rng.IntN(len(other))]
+		along := stepper{f: newFinder(mapped, other)}
+		if diff := cmp.Diff(envelopes(data, before, after, nil), envelopes(mapped, before, after, &along)); diff != "" {
+			t.Errorf("needle %d (%d bytes): envelopes (-in memory +mapped):\n%s", i, len(c.needle), diff)
+		}
+		if diff := cmp.Diff(indexOracle(data, other), along.m); diff != "" {
+			t.Errorf("needle %d (%d bytes): the stepper alongside (-oracle +mapped):\n%s", i, len(other), diff)
+		}
+	}
+}
+
+// TestCursorReadsTheFile: a search of a mapped file reads its bytes from
+// the file, not from the mapping (the two are the same but for the cost of
+// touching it), and a file under bufferedMin or a needle too long for the
+// buffer is searched in place.
+func TestCursorReadsTheFile(t *testing.T) {
+	t.Parallel()
+	data := bytes.Repeat([]byte("a line of the file\n"), (bufferedMin+2*bufferStretch)/19)
+	mapped, _ := mappedCopy(t, data)
+	for _, tc := range []struct {
+		name     string
+		data     []byte
+		longest  int
+		buffered bool
+	}{
+		{"mapped", mapped, 64, true},
+		{"mapped, longest needle a buffer holds", mapped, joinedMin - 1, true},
+		{"mapped, longer needle", mapped, joinedMin, false},
+		{"a slice of the mapping", mapped[bufferStretch:], 64, true},
+		{"mapped, too short", mapped[:bufferedMin-1], 64, false},
+		{"in memory", data, 64, false},
+	} {
+		c := newCursor(tc.data, 0, tc.longest)
+		if got := c.src != nil; got != tc.buffered {
+			t.Errorf("%s: read through a buffer %v, want %v", tc.name, got, tc.buffered)
+		}
+		c.close()
+	}
+}
+
+// TestCursorFaultsOnShrunkFile: a mapped file cut short while a search
+// reads it through a buffer faults as reading the mapping would, in
+// either half, so the CLI reports concurrent_modification; a checksum of
+// it reports the file short.
+func TestCursorFaultsOnShrunkFile(t *testing.T) {
+	t.Parallel()
+	data := bytes.Repeat([]byte("a line of the file\n"), 2*bufferedMin/19)
+	mapped, path := mappedCopy(t, data)
+	src, _ := mappingOf(mapped)
+	if _, ok := src.checksum(); !ok {
+		t.Fatal("checksum of the whole file: short")
+	}
+	must(t, os.Truncate(path, int64(len(data)*3/4)))
+	if _, ok := src.checksum(); ok {
+		t.Error("checksum of a file cut short: ok, want it reported short")
+	}
+	got := func() (e *Error) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() { e = MappedFault(recover()) }()
+		Find(mapped, []byte("absent"))
+		return nil
+	}()
+	if got == nil || got.Code != ConcurrentModification {
+		t.Errorf("searching the file cut short: %v, want concurrent_modification", got)
+	}
+}
+
+// TestMappingsForgetReleased: a released mapping is no longer looked up.
+func TestMappingsForgetReleased(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(root, "big"), bytes.Repeat([]byte("x\n"), bufferedMin/2), 0o644))
+	ws, err := NewWorkspace(root)
+	must(t, err)
+	mapped, err := ws.ReadFile("big")
+	must(t, err)
+	if src, _ := mappingOf(mapped); src == nil {
+		t.Fatal("the mapped file is not looked up")
+	}
+	must(t, ws.Close())
+	if src, _ := mappingOf(mapped); src != nil {
+		t.Error("the released mapping is still looked up")
+	}
+}
