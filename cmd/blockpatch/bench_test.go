@@ -57,7 +57,11 @@ func benchTree(b *testing.B, shape benchshape.Shape, size int) (dir string, touc
 		}
 	}
 	for name, data := range t.Files {
-		write(filepath.Join("work", name), data)
+		path := filepath.Join(dir, "work", name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		writeTreeFile(b, path, data)
 	}
 	req, err := reference.DecodeRequest(t.Request())
 	if err != nil {
@@ -170,6 +174,42 @@ func BenchmarkCLI(b *testing.B) {
 
 var benchGiB = flag.Bool("bench.gib", false, "BenchmarkCLI: also check a 1 GiB file of each shape")
 
+var benchCopied = flag.Bool("bench.copied", false,
+	"BenchmarkCLI: write the tree's files by the system's copy, as cp and apply write them, instead of in one write")
+
+// writeTreeFile writes a file of the tree, in one write or, with
+// -bench.copied, by the system's copy (copy_file_range) from a file
+// written beside it. On Linux the two leave the file's pages in the
+// system's cache in pieces of different sizes, and so change what mapping
+// the file costs: a file written in one write is often cached in huge
+// pieces, mapped a few at a time; one written by a copy, as the one apply
+// just wrote is, in pages of 4 KiB, mapped one by one.
+func writeTreeFile(b *testing.B, path string, data []byte) {
+	b.Helper()
+	if !*benchCopied {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return
+	}
+	staged := path + ".staged"
+	if err := os.WriteFile(staged, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	in, err := os.Open(staged)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, err = io.Copy(out, in)
+	if err = errors.Join(err, out.Close(), in.Close(), os.Remove(staged)); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // syncFile waits until path's data is on disk, so that the next timed
 // command finds a file at rest, as a file being edited usually is, and not
 // one the previous iteration's write is still pushing out: replacing a
@@ -267,9 +307,7 @@ func benchCommand(b *testing.B, shape benchshape.Shape, size int, replaces bool,
 			return
 		}
 		for j, path := range touched {
-			if err := os.WriteFile(path, originals[j], 0o644); err != nil {
-				b.Fatal(err)
-			}
+			writeTreeFile(b, path, originals[j])
 		}
 	}
 	timed(b, bin, args(dir, 0)...) // warm the page cache for the binary
