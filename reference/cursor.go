@@ -1,6 +1,9 @@
 package reference
 
-import "sync"
+import (
+	"bytes"
+	"sync"
+)
 
 // Reading a mapped file through a buffer (issue 23). On some machines,
 // this project's VM among them, the first touch of each page of a new
@@ -39,7 +42,7 @@ type cursor struct {
 // whose stretches start at origin. A caller must close it.
 func newCursor(data []byte, origin, longest int) cursor {
 	c := cursor{data: data, origin: origin, longest: longest}
-	if len(data) < bufferedMin || longest >= joinedMin {
+	if len(data) < bufferedMin || longest > bufferedMax {
 		return c
 	}
 	if c.src, c.off = mappingOf(data); c.src != nil {
@@ -61,10 +64,14 @@ func (c *cursor) close() {
 // over.
 const bufferStretch = bothChunk
 
+// bufferMax is the longest needle searched through a buffer: a long
+// line's first bytes, or a run's (see ReadPatch), joinedMin and a line.
+const bufferedMax = 2 * joinedMin
+
 // bufferPool holds buffers of a stretch and the longest needle searched
 // through one.
 var bufferPool = sync.Pool{New: func() any {
-	b := make([]byte, bufferStretch+joinedMin)
+	b := make([]byte, bufferStretch+bufferedMax)
 	return &b
 }}
 
@@ -72,12 +79,19 @@ var bufferPool = sync.Pool{New: func() any {
 // in [from, end), or -1; the occurrence may extend past end. An empty
 // needle is found at from, up to the end of data.
 func (c *cursor) index(f *finder, from, end int) int {
+	at, _ := c.search(f, from, end)
+	return at
+}
+
+// search is index, and also returns the work the finder did (see
+// finder.search).
+func (c *cursor) search(f *finder, from, end int) (at, work int) {
 	n := len(f.needle)
 	switch {
 	case n == 0: // found where it is looked for, the end of data too
-		return f.index(c.data, from)
+		return f.search(c.data, from)
 	case c.src == nil || n > c.longest:
-		return f.index(c.data[:min(len(c.data), end+n-1)], from)
+		return f.search(c.data[:min(len(c.data), end+n-1)], from)
 	}
 	for from < end {
 		if g := c.origin + (from-c.origin)/bufferStretch*bufferStretch; c.view == nil || c.base != g {
@@ -85,17 +99,40 @@ func (c *cursor) index(f *finder, from, end int) int {
 		}
 		stop := min(c.base+len(c.view), end+n-1)
 		if stop-from < n {
-			return -1 // the view reaches the end of data
+			return -1, work // the view reaches the end of data
 		}
-		if i := f.index(c.view[:stop-c.base], from-c.base); i >= 0 {
-			return c.base + i
+		i, w := f.search(c.view[:stop-c.base], from-c.base)
+		if work += w; i >= 0 {
+			return c.base + i, work
 		}
 		if stop == end+n-1 || stop == len(c.data) {
-			return -1
+			return -1, work
 		}
 		from = stop - n + 1 // the next stretch
 	}
-	return -1
+	return -1, work
+}
+
+// equalAt reports whether data holds b from at on, reading a mapped file
+// through the buffer onward from at.
+func (c *cursor) equalAt(at int, b []byte) bool {
+	if at < 0 || at+len(b) > len(c.data) {
+		return false
+	}
+	if c.src == nil {
+		return bytes.Equal(c.data[at:at+len(b)], b)
+	}
+	for len(b) > 0 {
+		if c.view == nil || at < c.base || at >= c.base+len(c.view) {
+			c.read(at)
+		}
+		k := min(len(b), c.base+len(c.view)-at)
+		if !bytes.Equal(c.view[at-c.base:at-c.base+k], b[:k]) {
+			return false
+		}
+		at, b = at+k, b[k:]
+	}
+	return true
 }
 
 // read makes the view the stretch from base on. A file that holds fewer
@@ -109,4 +146,41 @@ func (c *cursor) read(base int) {
 		copy(v[k:], c.data[base+k:to])
 	}
 	c.base, c.view = base, v
+}
+
+// each calls fn with data[from:to], a buffer at a time (in place, at
+// once).
+func (c *cursor) each(from, to int, fn func([]byte)) {
+	if c.src == nil {
+		fn(c.data[from:to])
+		return
+	}
+	for at := from; at < to; at += len(c.view) {
+		c.read(at)
+		c.view = c.view[:min(len(c.view), to-at)]
+		fn(c.view)
+	}
+}
+
+// countNewlines is bytes.Count(data[from:to], newline). A stretch of
+// bufferedMin bytes or more is counted by halves at once, through buffers
+// when data is a mapped file: numbering the lines of a hunk far into a
+// large file reads the file up to it (issue 23).
+func countNewlines(data []byte, from, to int) int {
+	if to-from < bufferedMin {
+		return bytes.Count(data[from:to], newline)
+	}
+	mid := from + (to-from)/2
+	var first, second int
+	parallel(func() { first = countThrough(data, from, mid) }, func() { second = countThrough(data, mid, to) })
+	return first + second
+}
+
+// countThrough counts the newlines in data[from:to] through a cursor.
+func countThrough(data []byte, from, to int) int {
+	c := newCursor(data, from, 1)
+	defer c.close()
+	n := 0
+	c.each(from, to, func(b []byte) { n += bytes.Count(b, newline) })
+	return n
 }

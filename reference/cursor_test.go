@@ -49,7 +49,7 @@ func TestCursorAgreesInPlace(t *testing.T) {
 		at     []int
 	}
 	var cases []placed
-	for i, n := range []int{1, 2, 7, 31, 32, 64, 100, 4 << 10, joinedMin - 1} {
+	for i, n := range []int{1, 2, 7, 31, 32, 64, 100, 4 << 10, joinedMin - 1, joinedMin + 1, bufferedMax} {
 		needle := make([]byte, n)
 		for j := range needle {
 			needle[j] = "abcz\n"[rng.IntN(5)]
@@ -90,6 +90,22 @@ func TestCursorAgreesInPlace(t *testing.T) {
 			t.Errorf("needle %d (%d bytes): the stepper alongside (-oracle +mapped):\n%s", i, len(other), diff)
 		}
 	}
+	// equalAt, reading on from where it last read or jumping back, on
+	// stretches shorter and longer than the buffer, at the ends too.
+	rd := newCursor(mapped, 0, bufferedMax)
+	defer rd.close()
+	for i := range 200 {
+		n := []int{1, 60, bufferStretch, 3 * bufferStretch}[rng.IntN(4)]
+		at := rng.IntN(len(data)+2) - 1
+		b := bytes.Clone(data[max(0, min(at, len(data)-n)):][:min(n, len(data))])
+		if rng.IntN(3) == 0 {
+			b[rng.IntN(len(b))] ^= 1
+		}
+		want := at >= 0 && bytes.HasPrefix(data[min(at, len(data)):], b)
+		if got := rd.equalAt(at, b); got != want {
+			t.Fatalf("equalAt %d: %d bytes at %d: %v, want %v", i, len(b), at, got, want)
+		}
+	}
 }
 
 // TestCursorReadsTheFile: a search of a mapped file reads its bytes from
@@ -107,8 +123,8 @@ func TestCursorReadsTheFile(t *testing.T) {
 		buffered bool
 	}{
 		{"mapped", mapped, 64, true},
-		{"mapped, longest needle a buffer holds", mapped, joinedMin - 1, true},
-		{"mapped, longer needle", mapped, joinedMin, false},
+		{"mapped, longest needle a buffer holds", mapped, bufferedMax, true},
+		{"mapped, longer needle", mapped, bufferedMax + 1, false},
 		{"a slice of the mapping", mapped[bufferStretch:], 64, true},
 		{"mapped, too short", mapped[:bufferedMin-1], 64, false},
 		{"in memory", data, 64, false},

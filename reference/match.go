@@ -66,12 +66,15 @@ const joinedMin = 64 << 10
 // findJoined is Find(data, concat(parts...)) without the copy of a long
 // needle (issue 23): a hunk's context and payload, each a slice of the
 // patch, as large as the file when the file is one line. It scans for the
-// longest part and compares the others around each occurrence. Each
-// occurrence that is not a match costs up to the needle's length, counted
-// against the bytes passed as the finder counts its own comparisons; past
-// the same budget, a needle whose longest part recurs without the rest is
-// joined after all and searched as one, so the time stays linear and the
-// answer is Find's.
+// first joinedProbe bytes of the longest part, through a cursor, and
+// compares the rest around each occurrence, so a mapped file is touched
+// only where the probe occurs (a part that is a slice of the file at the
+// very place costs no comparing). Each occurrence that is not a match
+// costs up to the needle's length, counted against the bytes passed as
+// the finder counts its own comparisons; past the same budget the whole
+// longest part is searched for instead, and past it again the parts are
+// joined and searched as one, so the time stays linear and the answer is
+// Find's.
 func findJoined(data []byte, parts ...[]byte) Matches {
 	n, k := 0, 0
 	for i, part := range parts {
@@ -90,31 +93,43 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 	// Occurrences of the longest part at q in [off, last] leave room for
 	// the others around them.
 	long, last := parts[k], len(data)-n+off
-	f := newFinder(data, long)
+	probe := long[:min(len(long), joinedProbe)]
+	f, c := newFinder(data, probe), newCursor(data, 0, len(probe))
+	defer func() { c.close() }()
 	var m Matches
-	work := 0
+	work, base := 0, off // the comparing done since base
 	for from := off; from <= last; {
-		q := f.index(data[:last+len(long)], from)
+		q := c.index(&f, from, last+1)
 		if q < 0 {
 			break
 		}
 		from = q + 1
-		// The finder compared the longest part to find it, and the
-		// others are compared now: at most the needle's length.
-		work += n
+		work += n // at most the needle's length compared
 		start := q - off
-		if !partsAt(data, start, parts, k) {
-			if work > 2*(q-off)+4*n {
-				return Find(data, concat(parts...))
+		if partsAt(data, start, parts, -1) {
+			if !m.add(Range{start, start + n}) {
+				break
 			}
 			continue
 		}
-		if !m.add(Range{start, start + n}) {
-			break
+		if work <= 2*(q-base)+4*n {
+			continue
 		}
+		if len(f.needle) == len(long) {
+			return Find(data, concat(parts...))
+		}
+		// The probe recurs without the rest: the longest part itself is
+		// searched for from here on, in place.
+		c.close()
+		f, c = newFinder(data, long), cursor{data: data, longest: len(long)}
+		work, base = 0, q
 	}
 	return m
 }
+
+// joinedProbe is how many of its longest part's first bytes findJoined
+// searches a long needle by.
+const joinedProbe = 4 << 10
 
 // bothChunk is the stretch of data findBoth searches for one needle and
 // then the other: small enough to stay in the cache between them.
@@ -281,8 +296,8 @@ func (s *stepper) upTo(c *cursor, end int) {
 	}
 }
 
-// partsAt reports whether every part but the skip-th follows the other
-// parts in data from start on.
+// partsAt reports whether every part but the skip-th (every part, for
+// -1) follows the other parts in data from start on.
 func partsAt(data []byte, start int, parts [][]byte, skip int) bool {
 	at := start
 	for i, part := range parts {
@@ -391,10 +406,10 @@ func LineRanges(data []byte, ranges []Range) []Range {
 	out := make([]Range, 0, len(ranges))
 	line, at := 1, 0 // line is the line number of offset at
 	for _, r := range ranges {
-		line += bytes.Count(data[at:r.Start], newline)
+		line += countNewlines(data, at, r.Start)
 		at = r.Start
 		last := max(r.End-1, r.Start)
-		out = append(out, Range{line, line + bytes.Count(data[r.Start:last], newline)})
+		out = append(out, Range{line, line + countNewlines(data, r.Start, last)})
 	}
 	return out
 }

@@ -503,7 +503,16 @@ func (p *planner) payloadSHA256() string {
 	return p.sum
 }
 
+// sha256Hex is the hex SHA-256 of data, read through a buffer when data is
+// a mapped file's (see cursor).
 func sha256Hex(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
+	c := newCursor(data, 0, bufferedMax)
+	defer c.close()
+	if c.src == nil {
+		sum := sha256.Sum256(data)
+		return hex.EncodeToString(sum[:])
+	}
+	h := sha256.New()
+	c.each(0, len(data), func(b []byte) { h.Write(b) })
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -164,7 +164,7 @@ func (c *lineCounter) lineOf(data []byte, i int) int {
 	if i < c.at || len(data) != len(c.data) || len(data) > 0 && &data[0] != &c.data[0] {
 		c.data, c.at, c.line = data, 0, 1
 	}
-	c.line += bytes.Count(data[c.at:i], newline)
+	c.line += countNewlines(data, c.at, i)
 	c.at = i
 	return c.line
 }

@@ -87,6 +87,7 @@ func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*
 func readPatch(r io.Reader, size, limit int64, what string, tree peeker, strip, long, window int) (*Input, error) {
 	s := &patchStream{r: r, limit: limit, what: what, tree: tree, strip: strip, long: long,
 		win: make([]byte, window), budget: newInputBudget(), next: map[string]int{}}
+	defer s.closeReaders()
 	s.in = &Input{}
 	size = min(size, limit+1)
 	if err := s.budget.fits(size); err != nil {
@@ -142,6 +143,34 @@ type patchStream struct {
 	probe  []byte
 	last   []byte
 	lastAt int
+	// files reads the files peeked into, each through a cursor of its
+	// own, so that comparing lines with a mapped file reads it instead of
+	// touching its mapping (see cursor).
+	files map[*byte]*cursor
+}
+
+// reader returns the cursor that reads src, a file peeked into.
+func (s *patchStream) reader(src []byte) *cursor {
+	if len(src) == 0 {
+		return &cursor{data: src}
+	}
+	c, ok := s.files[&src[0]]
+	if !ok || len(c.data) != len(src) {
+		if s.files == nil {
+			s.files = map[*byte]*cursor{}
+		}
+		nc := newCursor(src, 0, bufferedMax)
+		c = &nc
+		s.files[&src[0]] = c
+	}
+	return c
+}
+
+// closeReaders returns the buffers of the cursors reader made.
+func (s *patchStream) closeReaders() {
+	for _, c := range s.files {
+		c.close()
+	}
 }
 
 // run handles the patch a stretch of short lines, a run of body lines or
@@ -332,6 +361,7 @@ func (s *patchStream) runOne() error {
 	}
 	at := s.n
 	k, lines, ended := 0, 0, false
+	rd := s.reader(src)
 	for {
 		w = s.win[s.lo:s.hi]
 		i := 0
@@ -341,7 +371,7 @@ func (s *patchStream) runOne() error {
 				break // cut by the window's end
 			}
 			line := w[i+1 : i+end+1]
-			if ended = !bytes.HasPrefix(src[q+k:], line); !ended {
+			if ended = !rd.equalAt(q+k, line); !ended {
 				k += len(line)
 				lines++
 				i += end + 1
@@ -376,7 +406,7 @@ func (s *patchStream) runOne() error {
 // names from where the last line found there ended on; searched says the
 // place is in that file.
 func (s *patchStream) place(probe []byte) (src []byte, at int, searched bool) {
-	if bytes.HasPrefix(s.last[min(s.lastAt, len(s.last)):], probe) {
+	if s.reader(s.last).equalAt(s.lastAt, probe) {
 		return s.last, s.lastAt, false
 	}
 	if src = s.source(); src == nil || !s.allowed(src) {
@@ -534,7 +564,8 @@ func (c *lineCandidates) first() int {
 // line's first k bytes, or -1. Each that does not costs the budget b's
 // length.
 func (c *lineCandidates) holding(q, k int, b []byte) int {
-	for q >= 0 && !(q+k+len(b) <= len(c.src) && bytes.Equal(c.src[q+k:q+k+len(b)], b)) {
+	rd := c.s.reader(c.src)
+	for q >= 0 && !rd.equalAt(q+k, b) {
 		c.s.work += int64(len(b))
 		q = c.after(q, k)
 	}
@@ -564,7 +595,7 @@ func (c *lineCandidates) find(from int) int {
 		return -1
 	}
 	if !c.wrap {
-		at, work := c.f.search(c.src, from)
+		at, work := c.s.reader(c.src).search(&c.f, from, len(c.src))
 		c.s.work += int64(work)
 		if at >= 0 {
 			return at
@@ -579,7 +610,7 @@ func (c *lineCandidates) find(from int) int {
 	if from > end {
 		return -1
 	}
-	at, work := c.f.search(c.src[:end], from)
+	at, work := c.s.reader(c.src).search(&c.f, from, end-len(c.f.needle)+1)
 	c.s.work += int64(work)
 	return at
 }
