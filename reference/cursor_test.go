@@ -23,8 +23,11 @@ func mappedCopy(t *testing.T, data []byte) ([]byte, string) {
 	t.Cleanup(func() { ws.Close() })
 	mapped, err := ws.ReadFile("big")
 	must(t, err)
-	if src, _ := mappingOf(mapped); src == nil {
+	if len(ws.maps) != 1 {
 		t.Fatalf("a file of %d bytes was not mapped", len(data))
+	}
+	if !ws.maps[0].buffered { // the system maps it cheaply: read it through buffers all the same
+		ws.maps[0].readThrough()
 	}
 	return mapped, path
 }
@@ -173,11 +176,38 @@ func TestMappingsForgetReleased(t *testing.T) {
 	must(t, err)
 	mapped, err := ws.ReadFile("big")
 	must(t, err)
+	if !ws.maps[0].buffered {
+		ws.maps[0].readThrough()
+	}
 	if src, _ := mappingOf(mapped); src == nil {
 		t.Fatal("the mapped file is not looked up")
 	}
 	must(t, ws.Close())
 	if src, _ := mappingOf(mapped); src != nil {
 		t.Error("the released mapping is still looked up")
+	}
+}
+
+// TestMappedWholeProbesSafely: the probe of how the system maps a file
+// says no for a mapping too short to probe, and for one whose file was cut
+// short, whose touch faults, instead of ending the process.
+func TestMappedWholeProbesSafely(t *testing.T) {
+	t.Parallel()
+	data := bytes.Repeat([]byte("a line of the file\n"), (hugeProbes+2)*hugePiece/19)
+	path := filepath.Join(t.TempDir(), "big")
+	must(t, os.WriteFile(path, data, 0o644))
+	f, err := os.Open(path)
+	must(t, err)
+	defer f.Close()
+	mapped, err := mapFile(f, int64(len(data)))
+	must(t, err)
+	defer unmap(mapped)
+	if mappedWhole(mapped[:hugeProbes*hugePiece-1]) {
+		t.Error("a mapping shorter than its probes: mapped whole")
+	}
+	t.Logf("a file written in one write: mapped whole %v", mappedWhole(mapped))
+	must(t, os.Truncate(path, 0))
+	if mappedWhole(mapped) {
+		t.Error("a mapping whose file was cut short: mapped whole")
 	}
 }

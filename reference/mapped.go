@@ -34,6 +34,9 @@ const copyThreshold = 64 << 10
 type mapping struct {
 	data []byte
 	file *os.File
+	// buffered says data is read through buffers instead of in place
+	// (see mappedWhole and cursor).
+	buffered bool
 	// summed says sum is the checksum of data when it was read (not in a
 	// ReadOnly Workspace).
 	summed bool
@@ -46,13 +49,12 @@ type mapping struct {
 // below splitMin.
 type checksum [2]uint64
 
-// checksum returns the checksum of m's file as it is now. From
-// bufferedMin bytes on, the file is read through buffers instead of the
-// mapping (see cursor), each buffer's XXH3 seeded with the one before;
-// ok is false when the file holds fewer bytes than were mapped, having
-// shrunk.
+// checksum returns the checksum of m's file as it is now. A file read
+// through buffers (see mappedWhole) is read so, each buffer's XXH3 seeded
+// with the one before; ok is false when the file holds fewer bytes than
+// were mapped, having shrunk.
 func (m *mapping) checksum() (sum checksum, ok bool) {
-	if len(m.data) < bufferedMin {
+	if !m.buffered {
 		return checksumOf(m.data)
 	}
 	mid := len(m.data) / 2
@@ -116,6 +118,9 @@ func mapRegular(f *os.File, info fs.FileInfo, sum bool) (*mapping, error) {
 		return nil, err
 	}
 	m := &mapping{data: data, file: f}
+	if len(data) >= bufferedMin && !mappedWhole(data) {
+		m.readThrough()
+	}
 	ok := true
 	if sum {
 		m.sum, ok = m.checksum()
@@ -125,14 +130,21 @@ func mapRegular(f *os.File, info fs.FileInfo, sum bool) (*mapping, error) {
 		unmap(data)
 		return nil, &Error{Code: ConcurrentModification, Phase: "io", Message: info.Name() + " changed while being read"}
 	}
-	mappings.Lock()
-	mappings.live = append(mappings.live, m)
-	mappings.Unlock()
 	return m, nil
 }
 
-// mappings are the files this process's Workspaces hold mapped, for a
-// search given a mapping's bytes to read the file instead (cursor).
+// readThrough makes m read through buffers: its checksum, and the
+// searches given its bytes (mappingOf).
+func (m *mapping) readThrough() {
+	m.buffered = true
+	mappings.Lock()
+	mappings.live = append(mappings.live, m)
+	mappings.Unlock()
+}
+
+// mappings are the files this process's Workspaces hold mapped and read
+// through buffers, for a search given a mapping's bytes to read the file
+// instead (cursor).
 var mappings struct {
 	sync.Mutex
 	live []*mapping

@@ -13,3 +13,5 @@ func mapFile(*os.File, int64) ([]byte, error) { return nil, nil }
 func unmap([]byte) error { return nil }
 
 func sameChangeTime(fs.FileInfo, fs.FileInfo) bool { return true }
+
+func mappedWhole([]byte) bool { return false }
