@@ -6,12 +6,12 @@ import (
 )
 
 // Reading a mapped file through a buffer (issue 23). On some machines,
-// this project's VM among them, the first touch of each page of a new
-// mapping costs far more than copying the same bytes from the system's
-// file cache into memory already touched: 20-40 ms for 64 MiB, against
-// 3.5 ms for reading it into a reused buffer of a quarter MiB. A search
-// over a file the Workspace mapped therefore reads the file a stretch at a
-// time into such a buffer, and the mapping is touched only where a match
+// this project's VM among them, the first touch of a mapping whose pages
+// the system maps one by one costs far more than copying the same bytes
+// from its file cache into memory already touched: 20-35 ms for 64 MiB,
+// against 4 ms for reading them into a reused buffer of a quarter MiB. A
+// pass over such a file (mappedWhole tells) therefore reads it a stretch
+// at a time into a buffer, and the mapping is touched only where a match
 // is compared further, reported or written.
 
 // bufferedMin is the length from which a mapped file is searched through
@@ -64,7 +64,7 @@ func (c *cursor) close() {
 // over.
 const bufferStretch = bothChunk
 
-// bufferMax is the longest needle searched through a buffer: a long
+// bufferedMax is the longest needle searched through a buffer: a long
 // line's first bytes, or a run's (see ReadPatch), joinedMin and a line.
 const bufferedMax = 2 * joinedMin
 

@@ -63,7 +63,10 @@ func TestCursorAgreesInPlace(t *testing.T) {
 			edge := []int{0, mid}[rng.IntN(2)] + rng.IntN(8)*bufferStretch
 			at = append(at, edge-rng.IntN(n+1)) // ending at, across or starting at a boundary
 		}
-		at = append(at, mid-rng.IntN(n+1), len(data)-n)
+		// One copy starts at the middle itself, where the second half's
+		// search starts, and must be counted by it alone; one at the
+		// start of a stretch of its own.
+		at = append(at, mid-rng.IntN(n+1), len(data)-n, mid, (2+i)*bufferStretch)
 		cases = append(cases, placed{needle, at})
 	}
 	for _, c := range cases {
@@ -79,6 +82,12 @@ func TestCursorAgreesInPlace(t *testing.T) {
 		if diff := cmp.Diff(want, Find(mapped, c.needle)); diff != "" {
 			t.Errorf("needle %d (%d bytes): Find (-oracle +mapped):\n%s", i, len(c.needle), diff)
 		}
+		if len(c.needle) >= joinedMin { // in parts, found by its longest part's first bytes
+			half := len(c.needle) / 2
+			if diff := cmp.Diff(want, findJoined(mapped, c.needle[:half], c.needle[half:])); diff != "" {
+				t.Errorf("needle %d (%d bytes): findJoined (-oracle +mapped):\n%s", i, len(c.needle), diff)
+			}
+		}
 		other := cases[(i+1)%len(cases)].needle
 		got := findShort(mapped, c.needle, other)
 		if diff := cmp.Diff(findShort(data, c.needle, other), got); diff != "" {
@@ -91,6 +100,28 @@ func TestCursorAgreesInPlace(t *testing.T) {
 		}
 		if diff := cmp.Diff(indexOracle(data, other), along.m); diff != "" {
 			t.Errorf("needle %d (%d bytes): the stepper alongside (-oracle +mapped):\n%s", i, len(other), diff)
+		}
+	}
+	// Newlines counted and the SHA-256, over stretches from short to
+	// the whole file, through buffers by halves.
+	for i := range 12 {
+		from := rng.IntN(len(data))
+		to := from + rng.IntN(len(data)-from+1)
+		switch i % 3 {
+		case 0:
+			from, to = rng.IntN(bufferStretch), len(data)-rng.IntN(bufferStretch)
+		case 1: // from past the first read, and still more than bufferedMin
+			from, to = 2*bufferStretch+rng.IntN(bufferStretch/2), len(data)
+		}
+		want := bytes.Count(data[from:to], newline)
+		if got := countNewlines(mapped, from, to); got != want {
+			t.Errorf("countNewlines(%d, %d) = %d, want %d", from, to, got, want)
+		}
+		if got := countNewlines(data, from, to); got != want {
+			t.Errorf("countNewlines(%d, %d) in memory = %d, want %d", from, to, got, want)
+		}
+		if got, want := sha256Hex(mapped[from:to]), sha256Hex(bytes.Clone(data[from:to])); got != want {
+			t.Errorf("sha256Hex of [%d, %d) = %s, want %s", from, to, got, want)
 		}
 	}
 	// equalAt, reading on from where it last read or jumping back, on
@@ -156,14 +187,18 @@ func TestCursorFaultsOnShrunkFile(t *testing.T) {
 	if _, ok := src.checksum(); ok {
 		t.Error("checksum of a file cut short: ok, want it reported short")
 	}
-	got := func() (e *Error) {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() { e = MappedFault(recover()) }()
-		Find(mapped, []byte("absent"))
-		return nil
-	}()
-	if got == nil || got.Code != ConcurrentModification {
-		t.Errorf("searching the file cut short: %v, want concurrent_modification", got)
+	// A needle of one byte takes no sample of the file: the search's
+	// own reading faults.
+	for _, needle := range []string{"absent", "\x00"} {
+		got := func() (e *Error) {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer func() { e = MappedFault(recover()) }()
+			Find(mapped, []byte(needle))
+			return nil
+		}()
+		if got == nil || got.Code != ConcurrentModification {
+			t.Errorf("searching the file cut short for %q: %v, want concurrent_modification", needle, got)
+		}
 	}
 }
 
@@ -209,5 +244,47 @@ func TestMappedWholeProbesSafely(t *testing.T) {
 	must(t, os.Truncate(path, 0))
 	if mappedWhole(mapped) {
 		t.Error("a mapping whose file was cut short: mapped whole")
+	}
+}
+
+// TestChecksumThroughBuffers: the checksum of a file read through buffers
+// changes with a byte changed in either half, and a half whose last read
+// is of one byte is read whole, not taken for a file cut short.
+func TestChecksumThroughBuffers(t *testing.T) {
+	t.Parallel()
+	room := bufferStretch + bufferedMax // the bytes one read takes
+	data := bytes.Repeat([]byte{'x'}, 2*(2*room+1))
+	mapped, path := mappedCopy(t, data)
+	src, _ := mappingOf(mapped)
+	same, ok := src.checksum()
+	if !ok {
+		t.Fatal("checksum of a file whose halves end one byte past a read: reported short")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	must(t, err)
+	defer f.Close()
+	for _, at := range []int64{0, int64(room), int64(len(data)/2 - 1), int64(len(data) / 2), int64(len(data) - 1)} {
+		_, err := f.WriteAt([]byte{'y'}, at)
+		must(t, err)
+		if sum, _ := src.checksum(); sum == same {
+			t.Errorf("a byte changed at %d of %d: the checksum is the same", at, len(data))
+		}
+		_, err = f.WriteAt([]byte{'x'}, at)
+		must(t, err)
+	}
+	if sum, _ := src.checksum(); sum != same {
+		t.Error("the bytes written back: the checksum differs")
+	}
+}
+
+// TestCountNewlinesHalves: a count of bufferedMin bytes or more, made by
+// halves at once, is the whole count wherever it starts in the data.
+func TestCountNewlinesHalves(t *testing.T) {
+	t.Parallel()
+	data := bytes.Repeat([]byte("a line\n\n"), (2*bufferedMin)/8)
+	for _, r := range [][2]int{{0, len(data)}, {3, bufferedMin + 5}, {len(data) - bufferedMin - 7, len(data)}} {
+		if got, want := countNewlines(data, r[0], r[1]), bytes.Count(data[r[0]:r[1]], newline); got != want {
+			t.Errorf("countNewlines(%d, %d) = %d, want %d", r[0], r[1], got, want)
+		}
 	}
 }

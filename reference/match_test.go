@@ -509,3 +509,21 @@ func TestEqualHalves(t *testing.T) {
 		t.Error("a shorter slice: equal")
 	}
 }
+
+// TestFindJoinedNeedleOverhangingTheEnd: a long needle whose longest part
+// starts where the needle cannot fit, at the end of the data, is not
+// found there and is not compared past the end.
+func TestFindJoinedNeedleOverhangingTheEnd(t *testing.T) {
+	t.Parallel()
+	long := bytes.Repeat([]byte("a long part "), joinedMin/12+1)
+	data := append(bytes.Repeat([]byte("filler "), 1000), long...)
+	data = data[:len(data):len(data)]
+	for _, parts := range [][][]byte{{long, []byte("a")}, {long, []byte("after")}, {[]byte("x"), long, []byte("y")}} {
+		if m := findJoined(data, parts...); m.Count != 0 {
+			t.Errorf("%d parts: %d matches, want none", len(parts), m.Count)
+		}
+	}
+	if m := findJoined(data, []byte("filler "), long); m.Count != 1 {
+		t.Errorf("the needle that fits: %d matches, want 1", m.Count)
+	}
+}

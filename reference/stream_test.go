@@ -629,3 +629,81 @@ func sliceOf(data, b []byte) bool {
 	lo, at := uintptr(unsafe.Pointer(&data[0])), uintptr(unsafe.Pointer(&b[0]))
 	return at >= lo && at+uintptr(len(b)) <= lo+uintptr(len(data))
 }
+
+// TestReadPatchThroughBuffers: a patch whose long lines and runs a file of
+// the Workspace holds, read while the file is read through buffers instead
+// of its mapping (see cursor), leaves out what it leaves out when the
+// file's bytes are in memory, and parses as Parse parses its bytes; so
+// does a line the file does not hold.
+func TestReadPatchThroughBuffers(t *testing.T) {
+	t.Parallel()
+	const n = 80000 // 4.8 MB, a block of 1.2 MB
+	file := logFile(n, "\n")
+	one := oneLineFile(bufferedMin+bufferStretch, "")
+	planned := movedBlock(t, MapFiles{"f": file}, "f", "", n, "\n")
+	changed := bytes.Replace(planned, []byte("-2026-12-03 INFO api/server.go:214 request served id=00030000\n"),
+		[]byte("-2026-12-03 INFO api/server.go:214 request served id=0003000X\n"), 1)
+	for _, tt := range []struct {
+		name string
+		data []byte
+		text []byte
+	}{
+		{"a block of short lines", file, planned},
+		{"a line the file does not hold", file, changed},
+		{"a long line", one, plannedPatch(t, MapFiles{"f": one}, "f", len(one))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			must(t, os.WriteFile(filepath.Join(root, "f"), tt.data, 0o644))
+			ws, err := NewWorkspace(root)
+			must(t, err)
+			defer ws.Close()
+			if ws.peek("f") == nil || len(ws.maps) != 1 {
+				t.Fatal("the file was not mapped")
+			}
+			if !ws.maps[0].buffered {
+				ws.maps[0].readThrough()
+			}
+			read := func(tree peeker) *Input {
+				in, err := readPatch(bytes.NewReader(tt.text), int64(len(tt.text)), DefaultInputLimit, "p", tree, 1, longLine, streamWindow)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return in
+			}
+			want, got := read(MapFiles{"f": tt.data}), read(ws)
+			defer want.Release()
+			defer got.Release()
+			if len(want.holes) == 0 {
+				t.Fatal("nothing left out of the text read with the file in memory")
+			}
+			if diff := cmp.Diff(want.Bytes(), got.Bytes(), sameBytesOpt); diff != "" {
+				t.Errorf("text kept (-file in memory +through buffers):\n%s", diff)
+			}
+			parsesAsWhole(t, got, tt.text)
+		})
+	}
+}
+
+// TestReadPatchLineRunningPastTheFile: a long line whose first bytes end
+// its file, the rest running past the file's end, is kept whole, its
+// comparing stopped at the end, as is one a file of a single byte is
+// named to hold.
+func TestReadPatchLineRunningPastTheFile(t *testing.T) {
+	t.Parallel()
+	line := bytes.Repeat([]byte("a long line "), 3*longLine/12)
+	file := append(bytes.Repeat([]byte("filler\n"), 1000), line[:2*longLine]...)
+	text := []byte("--- a/f\n+++ b/f\n@@ -1,2 +1,1 @@\n filler\n-" + string(line) + "\n")
+	for _, files := range []MapFiles{{"f": file[:len(file):len(file)]}, {"f": []byte("x")}} {
+		in, err := readPatch(bytes.NewReader(text), int64(len(text)), DefaultInputLimit, "p", files, 1, longLine, streamWindow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(in.holes) != 0 {
+			t.Errorf("%d lines left out of a file of %d bytes that does not hold them", len(in.holes), len(files["f"]))
+		}
+		parsesAsWhole(t, in, text)
+		in.Release()
+	}
+}
