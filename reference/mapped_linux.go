@@ -5,12 +5,13 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
 
-// mapFile maps the first size bytes of f read-only, page tables filled at
-// once. It returns nil when the file is not to be mapped.
+// mapFile maps the first size bytes of f read-only, its pages mapped as
+// touched (see mappedWhole). It returns nil for a file not to be mapped.
 func mapFile(f *os.File, size int64) (data []byte, err error) {
 	if size < mapThreshold || size != int64(int(size)) {
 		return nil, nil
@@ -77,7 +78,7 @@ func mappedWhole(data []byte) (whole bool) {
 	mapped := 0
 	for i := range uintptr(hugeProbes) {
 		piece := first + (2*i+1)*pieces/(2*hugeProbes)*hugePiece
-		touched += data[piece-base]
+		touched.Add(uint32(data[piece-base]))
 		var entry [8]byte
 		page := (piece + hugePiece/2) / uintptr(os.Getpagesize())
 		if n, _ := pagemap.ReadAt(entry[:], int64(page*8)); n == len(entry) && binary.LittleEndian.Uint64(entry[:])>>63 == 1 {
@@ -88,4 +89,4 @@ func mappedWhole(data []byte) (whole bool) {
 }
 
 // touched keeps mappedWhole's reads from being left out.
-var touched byte
+var touched atomic.Uint32
