@@ -228,15 +228,7 @@ func TestMappingsForgetReleased(t *testing.T) {
 // short, whose touch faults, instead of ending the process.
 func TestMappedWholeProbesSafely(t *testing.T) {
 	t.Parallel()
-	data := bytes.Repeat([]byte("a line of the file\n"), (hugeProbes+2)*hugePiece/19)
-	path := filepath.Join(t.TempDir(), "big")
-	must(t, os.WriteFile(path, data, 0o644))
-	f, err := os.Open(path)
-	must(t, err)
-	defer f.Close()
-	mapped, err := mapFile(f, int64(len(data)))
-	must(t, err)
-	defer unmap(mapped)
+	mapped, path := mapTemp(t, bytes.Repeat([]byte("a line of the file\n"), (hugeProbes+2)*hugePiece/19))
 	if mappedWhole(mapped[:hugeProbes*hugePiece-1]) {
 		t.Error("a mapping shorter than its probes: mapped whole")
 	}

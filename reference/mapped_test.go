@@ -254,20 +254,28 @@ func TestMappedCrossFileMove(t *testing.T) {
 	}
 }
 
+// mapTemp writes data to a file of its own and maps it, as mapFile maps
+// a file of the tree; it returns the mapping and the file's path.
+func mapTemp(t *testing.T, data []byte) ([]byte, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "big")
+	must(t, os.WriteFile(path, data, 0o644))
+	f, err := os.Open(path)
+	must(t, err)
+	t.Cleanup(func() { f.Close() })
+	mapped, err := mapFile(f, int64(len(data)))
+	must(t, err)
+	t.Cleanup(func() { unmap(mapped) })
+	return mapped, path
+}
+
 // TestMappedChecksumOfShrunkFile: checksumming a mapping whose file was
 // cut short faults; checksumOf reports it (ok false) instead of letting
 // the fault end the process.
 func TestMappedChecksumOfShrunkFile(t *testing.T) {
 	t.Parallel()
 	before, _, _ := bigRelocation()
-	path := filepath.Join(t.TempDir(), "big")
-	must(t, os.WriteFile(path, []byte(before), 0o644))
-	f, err := os.Open(path)
-	must(t, err)
-	defer f.Close()
-	data, err := mapFile(f, int64(len(before)))
-	must(t, err)
-	defer unmap(data)
+	data, path := mapTemp(t, []byte(before))
 	must(t, os.Truncate(path, 0))
 	if _, ok := checksumOf(data); ok {
 		t.Error("checksum of a mapping whose file was cut short: ok, want a fault reported")
@@ -292,14 +300,7 @@ func TestChecksumHalves(t *testing.T) {
 			t.Errorf("a byte changed at %d of %d: the checksum is the same", at, len(data))
 		}
 	}
-	path := filepath.Join(t.TempDir(), "big")
-	must(t, os.WriteFile(path, data, 0o644))
-	f, err := os.Open(path)
-	must(t, err)
-	defer f.Close()
-	mapped, err := mapFile(f, int64(len(data)))
-	must(t, err)
-	defer unmap(mapped)
+	mapped, path := mapTemp(t, data)
 	if sum, ok := checksumOf(mapped); !ok || sum != same {
 		t.Fatalf("checksum of the mapped file: ok %v, equal %v", ok, sum == same)
 	}
