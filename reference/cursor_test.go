@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -277,6 +279,129 @@ func TestCountNewlinesHalves(t *testing.T) {
 	for _, r := range [][2]int{{0, len(data)}, {3, bufferedMin + 5}, {len(data) - bufferedMin - 7, len(data)}} {
 		if got, want := countNewlines(data, r[0], r[1]), bytes.Count(data[r[0]:r[1]], newline); got != want {
 			t.Errorf("countNewlines(%d, %d) = %d, want %d", r[0], r[1], got, want)
+		}
+	}
+}
+
+// TestTextThroughBuffers: newlines counted and UTF-8 checked through
+// buffers, by halves, answer as bytes.Count and utf8.Valid of the bytes in
+// memory, on text whose runes of two to four bytes fall across every
+// boundary of a read and of the halves, and with an invalid byte put on or
+// next to those boundaries; a stretch scanned once is remembered by its
+// mapping, but read again to be checked for UTF-8 when it was only
+// counted.
+func TestTextThroughBuffers(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 23))
+	var text []byte
+	for len(text) < bufferedMin+3*bufferStretch {
+		text = append(text, []string{"a", "\n", "é", "€", "😀"}[rng.IntN(5)]...)
+	}
+	mid := len(text) / 2
+	for trial := range 6 {
+		data := bytes.Clone(text)
+		if trial > 0 { // one bad byte: a lone continuation byte, or a cut rune's start
+			at := []int{mid, mid - 1, mid + 1, bufferStretch, mid + bufferStretch - 1, len(data) - 1}[trial-1] + rng.IntN(3) - 1
+			data[min(at, len(data)-1)] = []byte{0x80, 0xe2, 0xf0}[rng.IntN(3)]
+		}
+		mapped, _ := mappedCopy(t, data)
+		for _, r := range [][2]int{{0, len(data)}, {1, len(data) - 1}, {bufferStretch - 1, len(data)}, {2, bufferedMin + 2}} {
+			from, to := r[0], r[1]
+			if got, want := isUTF8(mapped[from:to]), utf8.Valid(data[from:to]); got != want {
+				t.Errorf("trial %d: isUTF8 of [%d, %d) = %v, want %v", trial, from, to, got, want)
+			}
+			if got, want := countNewlines(mapped, from, to), bytes.Count(data[from:to], newline); got != want {
+				t.Errorf("trial %d: countNewlines(%d, %d) = %d, want %d", trial, from, to, got, want)
+			}
+		}
+	}
+	// Remembered: the file changed under the mapping after a scan shows
+	// the scan's answer for the same stretch, and its own for another.
+	data := bytes.Repeat([]byte("é\n"), bufferedMin/3+1)
+	mapped, path := mappedCopy(t, data)
+	counted := scanText(mapped, false)
+	must(t, os.WriteFile(path, bytes.Repeat([]byte("\xff"), len(data)), 0o644))
+	if got := scanText(mapped, false); got != counted {
+		t.Errorf("a stretch counted again: %+v, want %+v as remembered", got, counted)
+	}
+	if got := scanText(mapped, true); got.lines != 0 || !got.checked || got.valid {
+		t.Errorf("the stretch counted, checked for UTF-8 after the rewrite: %+v, want it read again, no newlines, not UTF-8", got)
+	}
+	if got := scanText(mapped, false); got.lines != 0 || !got.checked || got.valid {
+		t.Errorf("the stretch checked, counted again: %+v, want it as remembered", got)
+	}
+}
+
+// TestLineEdgesThroughBuffers: the start and end of the line holding a
+// byte of a mapped file, found in place near it and through buffers
+// further, are those of the bytes in memory, on lines from one byte to
+// several reads long, at every byte near a line's edges or a read's and
+// at a sample between.
+func TestLineEdgesThroughBuffers(t *testing.T) {
+	t.Parallel()
+	var data []byte
+	for _, n := range []int{0, 1, 100, nearLine - 1, nearLine, nearLine + 1, 2 * nearLine, bufferStretch, 3*bufferStretch + 5, bufferedMin} {
+		data = append(append(data, bytes.Repeat([]byte("x"), n)...), '\n')
+	}
+	data = append(data, bytes.Repeat([]byte("y"), bufferStretch+nearLine)...) // no final newline
+	mapped, _ := mappedCopy(t, data)
+	start, end := 0, bytes.IndexByte(data, '\n')+1 // of the line holding data[i]
+	for i := range data {
+		if i == end {
+			start = end
+			if end = bytes.IndexByte(data[i:], '\n') + i + 1; end == i {
+				end = len(data)
+			}
+		}
+		near := func(edge int) bool { return (edge%nearLine+2)%nearLine < 5 || (edge%bufferStretch+2)%bufferStretch < 5 }
+		if i-start > 3 && end-i > 3 && !near(i-start) && !near(end-i) && i%4099 != 0 {
+			continue
+		}
+		if got := lineStart(mapped, i); got != start {
+			t.Fatalf("lineStart(%d) = %d, want %d", i, got, start)
+		}
+		if got := lineEnd(mapped, i); got != end {
+			t.Fatalf("lineEnd(%d) = %d, want %d", i, got, end)
+		}
+	}
+}
+
+// TestWritePatchThroughBuffers: a move planned from a mapped file of one
+// long line of runes of two to four bytes, read through buffers, renders
+// and writes out the patch planned from the same bytes in memory, and
+// WritePatch's writes each end between runes.
+func TestWritePatchThroughBuffers(t *testing.T) {
+	t.Parallel()
+	line := strings.Repeat("é€😀x", bufferedMin/40)
+	data := []byte("first\n" + line + "BEGIN moved END" + line + "TARGET" + line)
+	root := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(root, "big"), data, 0o644))
+	ws, err := NewWorkspace(root)
+	must(t, err)
+	defer ws.Close()
+	if _, err := ws.ReadFile("big"); err != nil {
+		t.Fatal(err)
+	}
+	if !ws.maps[0].buffered {
+		ws.maps[0].readThrough()
+	}
+	start, end, target := "BEGIN", "END", "TARGET"
+	req := &Request{Src: "big", SrcStart: &start, SrcEnd: &end, TargetBefore: &target}
+	_, doc, err := PlanDocument(req, ws)
+	must(t, err)
+	_, want, err := PlanDocument(req, MapFiles{"big": data})
+	must(t, err)
+	if got, want := string(Format(doc)), string(Format(want)); got != want {
+		t.Fatalf("the patch planned through buffers differs (%d bytes, want %d)", len(got), len(want))
+	}
+	var rec pieceRecorder
+	must(t, WritePatch(&rec, doc))
+	if got := bytes.Join(rec.writes, nil); !bytes.Equal(got, Format(want)) {
+		t.Fatalf("WritePatch through buffers differs from Format (%d bytes, want %d)", len(got), len(Format(want)))
+	}
+	for i, w := range rec.writes {
+		if !utf8.Valid(w) {
+			t.Fatalf("write %d of %d splits a rune (%d bytes)", i, len(rec.writes), len(w))
 		}
 	}
 }

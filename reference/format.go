@@ -30,7 +30,7 @@ func Format(p *Patch) []byte {
 		for _, h := range s.Hunks {
 			size += 256 + len(h.Label)
 			for _, part := range [][]byte{h.Before, h.Payload, h.After} {
-				size += len(part) + bytes.Count(part, newline) + 2 + len(NoNewlineMarker)
+				size += len(part) + countNewlines(part, 0, len(part)) + 2 + len(NoNewlineMarker)
 			}
 		}
 	}
@@ -49,8 +49,9 @@ func Format(p *Patch) []byte {
 // line, issue 23). Pieces shorter than 64 KiB are gathered and written
 // together, so each of w's writes ends where a piece does and no rune is
 // split between two writes: a piece ends with or before an ASCII byte (a
-// prefix, a newline). It returns w's first error, after which nothing
-// more is written.
+// prefix, a newline), or between runes where a line read from a mapped
+// file through buffers is cut (cursor.each). It returns w's first error,
+// after which nothing more is written.
 func WritePatch(w io.Writer, p *Patch) error {
 	sw := &stickyWriter{w: w, gathered: make([]byte, 0, gatherSize)}
 	formatTo(sw, p)
@@ -186,18 +187,28 @@ func formatHunk(b documentWriter, id string, h *Hunk) {
 }
 
 // formatLines writes data as body lines with the given prefix, marking a
-// last line that has no "\n".
+// last line that has no "\n". A mapped file's bytes are read through
+// buffers (see cursor), each written as it is read.
 func formatLines(b documentWriter, prefix byte, data []byte) {
-	for len(data) > 0 {
-		b.WriteByte(prefix)
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			b.Write(data)
-			b.WriteString("\n" + NoNewlineMarker + "\n")
-			return
+	c := newCursor(data, 0, 1)
+	defer c.close()
+	open := false // a line is started and not ended
+	c.each(0, len(data), func(piece []byte) {
+		for len(piece) > 0 {
+			if !open {
+				b.WriteByte(prefix)
+			}
+			i := bytes.IndexByte(piece, '\n')
+			if open = i < 0; open {
+				b.Write(piece)
+				return
+			}
+			b.Write(piece[:i+1])
+			piece = piece[i+1:]
 		}
-		b.Write(data[:i+1])
-		data = data[i+1:]
+	})
+	if open {
+		b.WriteString("\n" + NoNewlineMarker + "\n")
 	}
 }
 
@@ -253,7 +264,7 @@ func (h *Hunk) payloadLines() int {
 
 // bodyLines is the number of hunk body lines that hold data.
 func bodyLines(data []byte) int {
-	n := bytes.Count(data, newline)
+	n := countNewlines(data, 0, len(data))
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		n++
 	}

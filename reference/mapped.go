@@ -41,6 +41,38 @@ type mapping struct {
 	// ReadOnly Workspace).
 	summed bool
 	sum    checksum
+	// texts is what scanText learnt of stretches of a file read through
+	// buffers, by offset and length.
+	texts struct {
+		sync.Mutex
+		known map[[2]int]text
+	}
+}
+
+// scanned returns what scanText learnt of the n bytes of m's file from
+// off; false when m is nil.
+func (m *mapping) scanned(off, n int) (text, bool) {
+	if m == nil {
+		return text{}, false
+	}
+	m.texts.Lock()
+	defer m.texts.Unlock()
+	t, ok := m.texts.known[[2]int{off, n}]
+	return t, ok
+}
+
+// remember keeps what scanText learnt of the n bytes of m's file from
+// off, when m is not nil.
+func (m *mapping) remember(off, n int, t text) {
+	if m == nil {
+		return
+	}
+	m.texts.Lock()
+	defer m.texts.Unlock()
+	if m.texts.known == nil {
+		m.texts.known = map[[2]int]text{}
+	}
+	m.texts.known[[2]int{off, n}] = t
 }
 
 // checksum is the XXH3 checksums (64 bits, vectorised: a small fraction of

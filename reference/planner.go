@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -46,7 +45,7 @@ func EvaluateRequest(req *Request, files Files) (*Plan, error) {
 		return nil, err
 	}
 	// Upstream's move renders a whole-file removal: it must be UTF-8 text.
-	if p.sh.kind == ShapeRemove && !utf8.Valid(p.payload) {
+	if p.sh.kind == ShapeRemove && !isUTF8(p.payload) {
 		return nil, errNotUTF8()
 	}
 	return p.result(), nil

@@ -1,10 +1,5 @@
 package reference
 
-import (
-	"bytes"
-	"unicode/utf8"
-)
-
 // The context rules, as upstream renders them.
 //
 // The source hunk shows one line on each side of the payload: before it,
@@ -76,7 +71,7 @@ func (p *planner) render() (*Patch, error) {
 			continue
 		}
 		for _, part := range [][]byte{h.Before, h.Payload, h.After} {
-			if !utf8.Valid(part) {
+			if !isUTF8(part) {
 				return nil, errNotUTF8()
 			}
 		}
@@ -142,7 +137,7 @@ func errNotUTF8() error {
 // the line ending at i, or of the line i splits. Like upstream, it shows
 // nothing for i == 1 in a file that holds a newline.
 func lineBefore(data []byte, i int) int {
-	if i == 1 && bytes.IndexByte(data, '\n') >= 0 {
+	if i == 1 && indexByte(data, 0, '\n') >= 0 {
 		return i
 	}
 	if i == 0 {
@@ -169,28 +164,16 @@ func (c *lineCounter) lineOf(data []byte, i int) int {
 	return c.line
 }
 
-// lineStart returns the start of the line holding data[i]. It looks
-// back through stretches that double up to 64 KiB, each scanned by the
-// vectorised IndexByte, and goes a byte at a time only through the one
-// holding the newline: bytes.LastIndexByte goes a byte at a time all the
-// way, a seventh of plan's time on a file of one 64 MiB line (issue 23).
+// lineStart returns the start of the line holding data[i].
 func lineStart(data []byte, i int) int {
-	end := i
-	for w := 64; end > 0; w = min(2*w, 64<<10) {
-		lo := max(0, end-w)
-		if bytes.IndexByte(data[lo:end], '\n') >= 0 {
-			return lo + bytes.LastIndexByte(data[lo:end], '\n') + 1
-		}
-		end = lo
-	}
-	return 0
+	return lastIndexByte(data, i, '\n') + 1
 }
 
 // lineEnd returns the end of the line holding data[i], just past its
 // "\n", or len(data).
 func lineEnd(data []byte, i int) int {
-	if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
-		return i + j + 1
+	if j := indexByte(data, i, '\n'); j >= 0 {
+		return j + 1
 	}
 	return len(data)
 }

@@ -7,19 +7,23 @@ import (
 
 // TestLineStart: the start of the line holding data[i] is the one after
 // the last newline before i, whether that newline is next to i, inside one
-// of the stretches lineStart looks back through, on a stretch's edge, or
-// absent; on lines from one byte to beyond 64 KiB, at every i within 300
+// of the stretches lineStart looks back through (doubling up to nearLine,
+// then of bufferStretch), on a stretch's edge, or absent; on lines from
+// one byte to beyond 64 KiB and a stretch, at every i within 300
 // bytes of the line's start or 2 of an edge, and at a sample between.
 func TestLineStart(t *testing.T) {
 	t.Parallel()
 	var data []byte
-	for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 191, 192, 1000, 4095, 4096, 65535, 65536, 65537, 200000} {
+	for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 191, 192, 1000, 4095, 4096, 65535, 65536, 65537, 200000, 400000} {
 		data = append(append(data, bytes.Repeat([]byte("x"), n)...), '\n')
 	}
 	data = append(data, bytes.Repeat([]byte("y"), 70000)...) // the last line has no newline
 	// The distances back to the newline at which a stretch ends.
 	edges := map[int]bool{}
-	for end, w := 0, 64; end < len(data); w = min(2*w, 64<<10) {
+	for end, w := 0, 64; end < len(data); w = min(2*w, bufferStretch) {
+		if w > nearLine {
+			w = bufferStretch
+		}
 		end += w
 		for k := -2; k <= 2; k++ {
 			edges[end+k] = true
