@@ -41,6 +41,7 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 	if w.top == nil {
 		return FileError(w.openErr, w.root, "io")
 	}
+	w.takeSums()
 	var (
 		stages []*staged
 		made   []madeDir // created folders, outermost first

@@ -143,6 +143,9 @@ func (c *cursor) read(base int) {
 	to := min(len(c.data), base+bufferStretch+c.longest-1)
 	v := (*c.buf)[:to-base]
 	k, _ := c.src.file.ReadAt(v, int64(c.off+base))
+	if f := c.src.first; f != nil {
+		f.took(c.src, c.off+base, v[:k])
+	}
 	if k < len(v) {
 		copy(v[k:], c.data[base+k:to])
 	}

@@ -18,10 +18,11 @@ import (
 //
 // A mapped file is no private copy: its bytes are what the file holds at
 // each moment. The Workspace therefore keeps, for Commit's re-check
-// (WRITE-006), a checksum of the bytes taken before any of them is used,
-// and compares it, with the stat and the inode's change time, with the
-// file as it is after staging. A file that shrinks while mapped makes
-// reading beyond its new end fault; see MappedFault.
+// (WRITE-006), a checksum of the bytes, taken before any of them is used
+// or, for a file read through buffers, as the first pass over it reads
+// them (firstSum), and compares it, with the stat and the inode's change
+// time, with the file as it is after staging. A file that shrinks while
+// mapped makes reading beyond its new end fault; see MappedFault.
 const mapThreshold = 256 << 10
 
 // copyThreshold is the length from which a stretch of a mapped file is
@@ -41,6 +42,9 @@ type mapping struct {
 	// ReadOnly Workspace).
 	summed bool
 	sum    checksum
+	// first, for a file read through buffers, takes sum as the first
+	// pass over it reads it; nil when sum is not wanted or taken at once.
+	first *firstSum
 	// texts is what scanText learnt of stretches of a file read through
 	// buffers, by offset and length.
 	texts struct {
@@ -82,33 +86,110 @@ func (m *mapping) remember(off, n int, t text) {
 type checksum [2]uint64
 
 // checksum returns the checksum of m's file as it is now. A file read
-// through buffers (see mappedWhole) is read so, each buffer's XXH3 seeded
-// with the one before; ok is false when the file holds fewer bytes than
-// were mapped, having shrunk.
+// through buffers (see mappedWhole) is read so, by halves, each
+// bufferStretch bytes from a half's start hashed by XXH3 seeded with the
+// hash of the ones before; ok is false when the file holds fewer bytes
+// than were mapped, having shrunk.
 func (m *mapping) checksum() (sum checksum, ok bool) {
 	if !m.buffered {
 		return checksumOf(m.data)
 	}
-	mid := len(m.data) / 2
-	var ok0, ok1 bool
-	parallel(func() { sum[0], ok0 = m.chained(0, mid) }, func() { sum[1], ok1 = m.chained(mid, len(m.data)) })
-	return sum, ok0 && ok1
+	var halves [2]bool
+	take := func(h int) {
+		from, to := m.half(h)
+		sum[h], halves[h] = m.chainOn(from, to, 0)
+	}
+	parallel(func() { take(0) }, func() { take(1) })
+	return sum, halves[0] && halves[1]
 }
 
-// chained is the checksum of m's file from from to to, read a buffer at a
-// time.
-func (m *mapping) chained(from, to int) (sum uint64, ok bool) {
+// half returns where half h of m's file starts and ends.
+func (m *mapping) half(h int) (from, to int) {
+	mid := len(m.data) / 2
+	if h == 0 {
+		return 0, mid
+	}
+	return mid, len(m.data)
+}
+
+// chainOn goes on with sum, the checksum of a half up to at, through the
+// half's end to, a stretch at a time.
+func (m *mapping) chainOn(at, to int, sum uint64) (uint64, bool) {
 	buf := bufferPool.Get().(*[]byte)
 	defer bufferPool.Put(buf)
-	for at := from; at < to; {
-		k, _ := m.file.ReadAt((*buf)[:min(len(*buf), to-at)], int64(at))
-		if k == 0 {
+	for ; at < to; at += bufferStretch {
+		n := min(bufferStretch, to-at)
+		if k, _ := m.file.ReadAt((*buf)[:n], int64(at)); k < n {
 			return 0, false
 		}
-		sum = xxh3.HashSeed((*buf)[:k], sum)
-		at += k
+		sum = xxh3.HashSeed((*buf)[:n], sum)
 	}
 	return sum, true
+}
+
+// firstSum takes the checksum of a file read through buffers from the
+// first pass over it, which reads each half of it a stretch at a time from
+// the half's start (findShort) into a buffer: each stretch it reads in
+// turn is hashed there, while in the cache, instead of the whole file
+// being read once more beforehand to be hashed (issue 23). What no pass
+// read in turn is read when the checksum is wanted (finish), before the
+// write stages anything. The checksum is thus of the bytes the plan was
+// searched in, as Commit's re-check wants them (WRITE-006).
+type firstSum struct {
+	halves [2]struct {
+		sync.Mutex
+		next int    // the file offset the half's checksum has got to
+		sum  uint64 // of the half's bytes before next
+	}
+}
+
+// newFirstSum returns the firstSum of m, none of it yet taken.
+func newFirstSum(m *mapping) *firstSum {
+	f := &firstSum{}
+	for h := range f.halves {
+		f.halves[h].next, _ = m.half(h)
+	}
+	return f
+}
+
+// took hashes b, just read from file offset at, when it holds the
+// stretch one half's checksum has got to.
+func (f *firstSum) took(m *mapping, at int, b []byte) {
+	h := 0
+	if at >= len(m.data)/2 {
+		h = 1
+	}
+	_, to := m.half(h)
+	half := &f.halves[h]
+	half.Lock()
+	defer half.Unlock()
+	if n := min(bufferStretch, to-at); at == half.next && n > 0 && len(b) >= n {
+		half.sum = xxh3.HashSeed(b[:n], half.sum)
+		half.next += n
+	}
+}
+
+// finish sets m's checksum: the halves', each taken on from where the
+// passes left it.
+func (f *firstSum) finish(m *mapping) {
+	var ok [2]bool
+	take := func(h int) {
+		_, to := m.half(h)
+		m.sum[h], ok[h] = m.chainOn(f.halves[h].next, to, f.halves[h].sum)
+	}
+	parallel(func() { take(0) }, func() { take(1) })
+	m.summed = ok[0] && ok[1]
+}
+
+// takeSums takes the checksums the first passes over the mapped files
+// left unfinished (firstSum), before anything is staged.
+func (w *Workspace) takeSums() {
+	for _, m := range w.maps {
+		if m.first != nil {
+			m.first.finish(m)
+			m.first = nil
+		}
+	}
 }
 
 // checksumOf returns the checksum of a mapped file's bytes; ok is false
@@ -155,14 +236,25 @@ func mapRegular(f *os.File, info fs.FileInfo, sum bool) (*mapping, error) {
 	}
 	ok := true
 	if sum {
-		m.sum, ok = m.checksum()
-		m.summed = ok
+		ok = m.startSum()
 	}
 	if n, _ := f.ReadAt(make([]byte, 1), info.Size()); n != 0 || !ok { // grew or shrank
 		unmap(data)
 		return nil, &Error{Code: ConcurrentModification, Phase: "io", Message: info.Name() + " changed while being read"}
 	}
 	return m, nil
+}
+
+// startSum takes m's checksum, or for a file read through buffers starts
+// taking it as the first pass over it reads it (firstSum); false when
+// the file shrank.
+func (m *mapping) startSum() bool {
+	if m.buffered {
+		m.first = newFirstSum(m)
+		return true
+	}
+	m.sum, m.summed = m.checksum()
+	return m.summed
 }
 
 // readThrough makes m read through buffers: its checksum, and the

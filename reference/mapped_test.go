@@ -349,3 +349,100 @@ func TestMappedFileMetadataChanged(t *testing.T) {
 	}
 	wantCode(t, ws.Commit(plan.Changes), ConcurrentModification)
 }
+
+// TestFirstSum: the checksum of a file read through buffers, taken as
+// passes over it read its stretches in turn and finished when the write
+// starts, is the checksum of the file, however much of it the passes read
+// (all, part, a slice, nothing); a byte changed after a pass read it shows
+// as a checksum that differs, one changed back as the same; a file cut
+// short before the finish is not summed. A Commit finishes it: a file
+// changed before the re-check is concurrent_modification, one unchanged is
+// written.
+func TestFirstSum(t *testing.T) {
+	t.Parallel()
+	before, patch, after := bigRelocation()
+	for _, pass := range []string{"whole", "first third", "slice", "none", "changed", "shrunk", "commit", "commit changed"} {
+		t.Run(pass, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{"big": before})
+			ws, err := NewWorkspace(root)
+			must(t, err)
+			defer ws.Close()
+			mapped, err := ws.ReadFile("big")
+			must(t, err)
+			m := ws.maps[0]
+			if !m.buffered {
+				m.readThrough()
+			}
+			m.summed = false
+			if !m.startSum() || m.first == nil {
+				t.Fatal("no first-pass checksum started")
+			}
+			full := filepath.Join(root, "big")
+			switch pass {
+			case "whole", "changed":
+				Find(mapped, []byte("absent"))
+				for h := range m.first.halves {
+					if _, to := m.half(h); m.first.halves[h].next != to {
+						t.Errorf("half %d: the pass left its checksum at %d of %d", h, m.first.halves[h].next, to)
+					}
+				}
+			case "first third":
+				Find(mapped[:len(mapped)/3], []byte("absent"))
+			case "slice":
+				Find(mapped[bufferStretch:], []byte("absent"))
+			case "shrunk":
+				must(t, os.Truncate(full, int64(len(before)-1)))
+			case "commit", "commit changed":
+				plan, err := Check([]byte(patch), ws, Options{Strip: 1})
+				must(t, err)
+				if pass == "commit changed" {
+					ws.BeforeVerify = func() { overwrite(t, full, len(before)/2, "X") }
+					wantCode(t, ws.Commit(plan.Changes), ConcurrentModification)
+					return
+				}
+				must(t, ws.Commit(plan.Changes))
+				if got := readTree(t, root)["big"]; got != after {
+					t.Error("the move was not written as planned")
+				}
+				return
+			}
+			if pass == "changed" {
+				for _, at := range []int{0, len(before)/2 - 1, len(before) / 2, len(before) - 1} {
+					overwrite(t, full, at, "X")
+					ws.takeSums()
+					if now, _ := m.checksum(); now == m.sum {
+						t.Errorf("a byte at %d changed after the pass: the same checksum", at)
+					}
+					overwrite(t, full, at, before[at:at+1])
+					if now, _ := m.checksum(); now != m.sum {
+						t.Errorf("the byte at %d written back: the checksum differs", at)
+					}
+				}
+				return
+			}
+			ws.takeSums()
+			now, ok := m.checksum()
+			if pass == "shrunk" {
+				if m.summed || ok {
+					t.Error("a file cut short: summed")
+				}
+				return
+			}
+			if !m.summed || !ok || now != m.sum {
+				t.Errorf("after the %s pass: checksum %x (summed %v), want %x", pass, m.sum, m.summed, now)
+			}
+		})
+	}
+}
+
+// overwrite writes s into the file at full from offset at.
+func overwrite(t *testing.T, full string, at int, s string) {
+	t.Helper()
+	f, err := os.OpenFile(full, os.O_WRONLY, 0)
+	must(t, err)
+	defer f.Close()
+	_, err = f.WriteAt([]byte(s), int64(at))
+	must(t, err)
+}
