@@ -315,6 +315,20 @@ func TestTextThroughBuffers(t *testing.T) {
 			}
 		}
 	}
+	// The halves split before a rune's first byte wherever the middle
+	// falls in a rune of four bytes, or just past it, and without looking
+	// for one further back than a rune reaches.
+	rune4 := bytes.Repeat([]byte("a"), bufferedMin+16)
+	p := len(rune4)/2 - 4
+	copy(rune4[p:], "😀")
+	for j := range 5 {
+		if !isUTF8(rune4[:2*(p+j)]) {
+			t.Errorf("text whose middle is byte %d of a rune of four: not UTF-8", j)
+		}
+	}
+	if isUTF8(bytes.Repeat([]byte{0x80}, bufferedMin)) { // no rune starts anywhere
+		t.Error("continuation bytes alone: UTF-8")
+	}
 	// Remembered: the file changed under the mapping after a scan shows
 	// the scan's answer for the same stretch, and its own for another.
 	data := bytes.Repeat([]byte("é\n"), bufferedMin/3+1)

@@ -230,10 +230,7 @@ func mapRegular(f *os.File, info fs.FileInfo, sum bool) (*mapping, error) {
 	if data == nil || err != nil {
 		return nil, err
 	}
-	m := &mapping{data: data, file: f}
-	if len(data) >= bufferedMin && !mappedWhole(data) {
-		m.readThrough()
-	}
+	m := &mapping{data: data, file: f, buffered: len(data) >= bufferedMin && !mappedWhole(data)}
 	ok := true
 	if sum {
 		ok = m.startSum()
@@ -241,6 +238,9 @@ func mapRegular(f *os.File, info fs.FileInfo, sum bool) (*mapping, error) {
 	if n, _ := f.ReadAt(make([]byte, 1), info.Size()); n != 0 || !ok { // grew or shrank
 		unmap(data)
 		return nil, &Error{Code: ConcurrentModification, Phase: "io", Message: info.Name() + " changed while being read"}
+	}
+	if m.buffered { // only now: a mapping refused and unmapped must not be looked up
+		m.readThrough()
 	}
 	return m, nil
 }

@@ -311,7 +311,8 @@ func TestChecksumHalves(t *testing.T) {
 }
 
 // TestMappedFileGrewBeforeMapping: a file that grew between its stat and
-// its mapping is concurrent_modification, not read short.
+// its mapping is concurrent_modification, not read short, and the mapping
+// refused is not looked up afterwards.
 func TestMappedFileGrewBeforeMapping(t *testing.T) {
 	t.Parallel()
 	before, _, _ := bigRelocation()
@@ -330,6 +331,15 @@ func TestMappedFileGrewBeforeMapping(t *testing.T) {
 			unmap(m.data)
 		}
 		wantCode(t, err, ConcurrentModification)
+	}
+	// The refused mapping is not looked up: its address, reused by the
+	// next mapping made, would lead a search there to this file.
+	mappings.Lock()
+	defer mappings.Unlock()
+	for _, m := range mappings.live {
+		if m.file == f {
+			t.Error("a refused mapping is still looked up")
+		}
 	}
 }
 

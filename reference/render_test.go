@@ -8,8 +8,8 @@ import (
 // TestLineStart: the start of the line holding data[i] is the one after
 // the last newline before i, whether that newline is next to i, inside one
 // of the stretches lineStart looks back through (doubling up to nearLine,
-// then of bufferStretch), on a stretch's edge, or absent; on lines from
-// one byte to beyond 64 KiB and a stretch, at every i within 300
+// then of bufferStretch), on a stretch's edge, first in the data, or
+// absent; on lines from one byte to beyond 64 KiB and a stretch, at every i within 300
 // bytes of the line's start or 2 of an edge, and at a sample between.
 func TestLineStart(t *testing.T) {
 	t.Parallel()
@@ -29,7 +29,9 @@ func TestLineStart(t *testing.T) {
 			edges[end+k] = true
 		}
 	}
-	for _, d := range [][]byte{data, data[len(data)-70000:]} {
+	// A newline only at 0, reached last by the stretches of bufferStretch.
+	first := append([]byte("\n"), bytes.Repeat([]byte("z"), 2*bufferStretch+nearLine)...)
+	for _, d := range [][]byte{data, data[len(data)-70000:], first} {
 		want := 0 // the start of the line holding d[i], kept as i goes
 		for i := range d {
 			if i > 0 && d[i-1] == '\n' {
@@ -41,6 +43,25 @@ func TestLineStart(t *testing.T) {
 			if got := lineStart(d, i); got != want {
 				t.Fatalf("lineStart(%d bytes, %d) = %d, want %d", len(d), i, got, want)
 			}
+		}
+	}
+}
+
+// TestLineBefore: the context before offset 1 is empty in data that holds
+// a newline anywhere, its first byte included, and starts the line
+// otherwise (see lineBefore).
+func TestLineBefore(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		data string
+		want int
+	}{
+		{"\nab", 1},
+		{"abc\nd", 1},
+		{"abc", 0},
+	} {
+		if got := lineBefore([]byte(tc.data), 1); got != tc.want {
+			t.Errorf("lineBefore(%q, 1) = %d, want %d", tc.data, got, tc.want)
 		}
 	}
 }
