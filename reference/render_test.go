@@ -29,9 +29,11 @@ func TestLineStart(t *testing.T) {
 			edges[end+k] = true
 		}
 	}
-	// A newline only at 0, reached last by the stretches of bufferStretch.
-	first := append([]byte("\n"), bytes.Repeat([]byte("z"), 2*bufferStretch+nearLine)...)
-	for _, d := range [][]byte{data, data[len(data)-70000:], first} {
+	// A newline only at 0, reached last by the stretches of bufferStretch,
+	// and none at all.
+	none := bytes.Repeat([]byte("z"), 2*bufferStretch+nearLine)
+	first := append([]byte("\n"), none...)
+	for _, d := range [][]byte{data, data[len(data)-70000:], first, none} {
 		want := 0 // the start of the line holding d[i], kept as i goes
 		for i := range d {
 			if i > 0 && d[i-1] == '\n' {
