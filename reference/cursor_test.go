@@ -162,6 +162,7 @@ func TestCursorReadsTheFile(t *testing.T) {
 		{"mapped, longest needle a buffer holds", mapped, bufferedMax, true},
 		{"mapped, longer needle", mapped, bufferedMax + 1, false},
 		{"a slice of the mapping", mapped[bufferStretch:], 64, true},
+		{"a slice of the mapping capped to its length", mapped[1 : 1+bufferedMin : 1+bufferedMin], 64, true},
 		{"mapped, too short", mapped[:bufferedMin-1], 64, false},
 		{"in memory", data, 64, false},
 	} {

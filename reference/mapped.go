@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/zeebo/xxh3"
 )
@@ -313,11 +314,12 @@ func (m *mapping) offsetOf(d []byte) (int, bool) {
 	if len(d) == 0 {
 		return 0, false
 	}
-	// A slice of data keeps the end of data's capacity: its offset is the
-	// capacity it lost, if the byte there is d's first.
-	off := cap(m.data) - cap(d)
-	ok := off >= 0 && off+len(d) <= len(m.data) && &m.data[off] == &d[0]
-	return off, ok
+	// By the addresses, not the capacities: a slice capped to its length
+	// is the mapping's too (ReadPatch keeps the lines it found in a file
+	// so, and a 16 MB payload hashed or staged from one was read through
+	// the mapping in place, not through buffers or the system's copy).
+	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(d))) - uintptr(unsafe.Pointer(unsafe.SliceData(m.data))))
+	return off, off >= 0 && off+len(d) <= len(m.data)
 }
 
 // writeSegment writes d, a slice of a new file's content, to f. A stretch

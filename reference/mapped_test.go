@@ -456,3 +456,33 @@ func overwrite(t *testing.T, full string, at int, s string) {
 	_, err = f.WriteAt([]byte(s), int64(at))
 	must(t, err)
 }
+
+// TestOffsetOf: a slice of a mapping, its capacity capped to its length
+// or not (ReadPatch caps the lines it keeps as slices of a file), is found
+// at its offset, up to the mapping's last byte; an empty slice, a copy
+// and a slice of other memory are not the mapping's.
+func TestOffsetOf(t *testing.T) {
+	t.Parallel()
+	data, _ := mapTemp(t, bytes.Repeat([]byte("a line\n"), mapThreshold/7+1))
+	m := &mapping{data: data}
+	n := len(data)
+	for _, tc := range []struct {
+		name string
+		d    []byte
+		off  int
+		ok   bool
+	}{
+		{"whole", data, 0, true},
+		{"from the middle", data[n/2:], n / 2, true},
+		{"capped", data[3:10:10], 3, true},
+		{"the last byte, capped", data[n-1 : n : n], n - 1, true},
+		{"empty", data[5:5], 0, false},
+		{"a copy", bytes.Clone(data[3:10]), 0, false},
+		{"other memory", make([]byte, 8), 0, false},
+	} {
+		off, ok := m.offsetOf(tc.d)
+		if ok != tc.ok || ok && off != tc.off {
+			t.Errorf("%s: offsetOf = %d, %v; want %d, %v", tc.name, off, ok, tc.off, tc.ok)
+		}
+	}
+}
