@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/runes"
 )
 
 // Reading a mapped file through a buffer (issue 23). On some machines,
@@ -164,7 +166,7 @@ func (c *cursor) each(from, to int, fn func([]byte)) {
 		c.read(at)
 		c.view = c.view[:min(len(c.view), to-at)]
 		if at+len(c.view) < to {
-			c.view = c.view[:runeCut(c.view)]
+			c.view = c.view[:runes.Cut(c.view)]
 		}
 		fn(c.view)
 	}
@@ -178,20 +180,6 @@ func (c *cursor) span(from, to int) []byte {
 	}
 	c.read(from)
 	return c.view[:to-from]
-}
-
-// runeCut returns where p ends in the start of a rune that more bytes
-// could complete, or len(p).
-func runeCut(p []byte) int {
-	for i := len(p) - 1; i >= max(0, len(p)-(utf8.UTFMax-1)); i-- {
-		if utf8.RuneStart(p[i]) {
-			if !utf8.FullRune(p[i:]) {
-				return i
-			}
-			break
-		}
-	}
-	return len(p)
 }
 
 // nearLine is how far from where it starts a search for a line's edge

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/blockpatch-conformance/blockpatch-conformance/internal/runes"
 	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
@@ -69,7 +70,7 @@ func (s *jsonStream) Write(p []byte) (int, error) {
 		p = append(s.cut, p...) // only after a write that split a rune
 		s.cut = nil
 	}
-	if i := runeCut(p); i < len(p) {
+	if i := runes.Cut(p); i < len(p) {
 		s.cut = append([]byte(nil), p[i:]...)
 		p = p[:i]
 	}
@@ -109,20 +110,6 @@ func (s *jsonStream) flush() error {
 func (s *jsonStream) finish() []byte {
 	s.out, s.cut = appendJSONBody(s.out, string(s.cut)), nil
 	return s.out
-}
-
-// runeCut returns where p ends in the start of a rune that more bytes
-// could complete, or len(p).
-func runeCut(p []byte) int {
-	for i := len(p) - 1; i >= max(0, len(p)-(utf8.UTFMax-1)); i-- {
-		if utf8.RuneStart(p[i]) {
-			if !utf8.FullRune(p[i:]) {
-				return i
-			}
-			break
-		}
-	}
-	return len(p)
 }
 
 // appendJSONString appends s as encoding/json writes a string with HTML
