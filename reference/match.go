@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime/debug"
 	"slices"
+	"sync/atomic"
 )
 
 // MatchCountLimit bounds how many occurrences a search counts: one more than
@@ -74,7 +75,9 @@ const joinedMin = 64 << 10
 // the finder counts its own comparisons; past the same budget the whole
 // longest part is searched for instead, and past it again the parts are
 // joined and searched as one, so the time stays linear and the answer is
-// Find's.
+// Find's. From splitMin places on, the places in the first half and in
+// the second are searched at once, each half with its own budget; should
+// either outgrow it, the whole needle is searched for as above.
 func findJoined(data []byte, parts ...[]byte) Matches {
 	n, k := 0, 0
 	for i, part := range parts {
@@ -92,14 +95,41 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 	}
 	// Occurrences of the longest part at q in [off, last] leave room for
 	// the others around them.
-	long, last := parts[k], len(data)-n+off
-	probe := long[:min(len(long), joinedProbe)]
-	f, c := newFinder(data, probe), newCursor(data, 0, len(probe))
-	defer func() { c.close() }()
+	last := len(data) - n + off
 	var m Matches
-	work, base := 0, off // the comparing done since base
-	for from := off; from <= last; {
-		q := c.index(&f, from, last+1)
+	ok := true
+	if last+1-off < splitMin {
+		m, ok = joinedIn(data, parts, k, off, off, last+1)
+	} else {
+		mid := off + (last+1-off)/2
+		var second Matches
+		var ok2 bool
+		parallel(func() { m, ok = joinedIn(data, parts, k, off, off, mid) },
+			func() { second, ok2 = joinedIn(data, parts, k, off, mid, last+1) })
+		ok = ok && (ok2 || m.Truncated)
+		m = join(m, second)
+	}
+	if !ok {
+		return Find(data, concat(parts...))
+	}
+	return m
+}
+
+// joinedIn is findJoined of the occurrences whose longest part, parts[k],
+// starting off bytes into the needle, starts in [from, to). ok is false
+// when its comparing outgrew its budget whole part and all.
+func joinedIn(data []byte, parts [][]byte, k, off, from, to int) (m Matches, ok bool) {
+	n := 0
+	for _, part := range parts {
+		n += len(part)
+	}
+	long := parts[k]
+	probe := long[:min(len(long), joinedProbe)]
+	f, c := newFinder(data, probe), newCursor(data, from, len(probe))
+	defer func() { c.close() }()
+	work, base := 0, from // the comparing done since base
+	for from < to {
+		q := c.index(&f, from, to)
 		if q < 0 {
 			break
 		}
@@ -116,7 +146,7 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 			continue
 		}
 		if len(f.needle) == len(long) {
-			return Find(data, concat(parts...))
+			return m, false
 		}
 		// The probe recurs without the rest: the longest part itself is
 		// searched for from here on, in place.
@@ -124,7 +154,7 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 		f, c = newFinder(data, long), cursor{data: data, longest: len(long)}
 		work, base = 0, q
 	}
-	return m
+	return m, true
 }
 
 // joinedProbe is how many of its longest part's first bytes findJoined
@@ -255,6 +285,30 @@ func parallel(f, g func()) {
 	if p != nil {
 		panic(p)
 	}
+}
+
+// firstPiece returns the least i < n for which a worker's piece function
+// is true, or n, every piece before it looked at and found false. Two
+// workers, each made by worker with its own state and a function that
+// releases it, take the pieces in turn on two goroutines, and stop at the
+// first true one either has found: each looks at most one piece past the
+// answer.
+func firstPiece(n int, worker func() (piece func(i int) bool, release func())) int {
+	var stop atomic.Int64
+	stop.Store(int64(n))
+	run := func(first int) {
+		piece, release := worker()
+		defer release()
+		for i := first; int64(i) < stop.Load(); i += 2 {
+			if piece(i) {
+				for old := stop.Load(); int64(i) < old && !stop.CompareAndSwap(old, int64(i)); old = stop.Load() {
+				}
+				return
+			}
+		}
+	}
+	parallel(func() { run(0) }, func() { run(1) })
+	return int(stop.Load())
 }
 
 // concatShort joins parts shorter in all than joinedMin, or returns nil.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -258,7 +259,9 @@ func BenchmarkFindAdversarial(b *testing.B) {
 // answers as Find does on the joined needle, on periodic haystacks with a
 // few bytes changed (the longest part recurring where the others do not,
 // so some searches run out of budget and join) and needles of 64 KiB and
-// more cut from them, split at random points, sometimes changed.
+// more cut from them, split at random points, sometimes changed; a
+// third of the haystacks leave splitMin places or more, searched by
+// halves at once.
 func TestFindJoinedAgreesWithFind(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(23, 9))
@@ -274,7 +277,11 @@ func TestFindJoinedAgreesWithFind(t *testing.T) {
 		for j := range unit {
 			unit[j] = "ab\nx"[rng.IntN(1+i%4)]
 		}
-		data := bytes.Repeat(unit, (2*joinedMin+rng.IntN(2*joinedMin))/len(unit)+1)
+		size := 2*joinedMin + rng.IntN(2*joinedMin)
+		if i%3 == 0 {
+			size += splitMin
+		}
+		data := bytes.Repeat(unit, size/len(unit)+1)
 		for range rng.IntN(6) {
 			data[rng.IntN(len(data))] = "abxy"[rng.IntN(4)]
 		}
@@ -294,6 +301,26 @@ func TestFindJoinedAgreesWithFind(t *testing.T) {
 	check("recurring longest part", run, append(bytes.Repeat([]byte("a"), joinedMin/2), 'b'), run[:joinedMin])
 	check("recurring, found at the end", append(bytes.Clone(run), 'b'), run[:joinedMin], []byte("b"))
 	check("short needle", run, []byte("a"), []byte("a"))
+	// The same by halves: the first half runs out of budget, or counts
+	// its fill, or finds nothing where the second finds one across the
+	// middle.
+	halves := bytes.Repeat([]byte("a"), splitMin+4*joinedMin)
+	check("halves, recurring longest part", halves, append(bytes.Repeat([]byte("a"), joinedMin/2), 'b'), halves[:joinedMin])
+	check("halves, more than the limit in the first", halves, halves[:joinedMin], []byte("a"))
+	check("halves, found at the end", append(bytes.Clone(halves), 'b'), halves[:joinedMin], []byte("b"))
+	middle := bytes.Clone(halves)
+	middle[len(middle)/2] = 'm'
+	check("halves, found across the middle", middle, middle[len(middle)/2-joinedMin:len(middle)/2], middle[len(middle)/2:len(middle)/2+joinedMin])
+	// The longest part found once, at each place either side of where
+	// the halves meet: its probe holds the one m.
+	for _, q := range []int{-1, 0} {
+		const short = 10
+		n := short + joinedMin
+		at := (len(halves)-n+1)/2 + q // the needle's start, its longest part at the middle of the places
+		edge := bytes.Clone(halves)
+		edge[at+short+100] = 'm'
+		check(fmt.Sprint("halves, found at the middle ", q), edge, edge[at:at+short], edge[at+short:at+n])
+	}
 	check("empty parts", run, nil, run[:joinedMin], nil)
 }
 
@@ -525,5 +552,40 @@ func TestFindJoinedNeedleOverhangingTheEnd(t *testing.T) {
 	}
 	if m := findJoined(data, []byte("filler "), long); m.Count != 1 {
 		t.Errorf("the needle that fits: %d matches, want 1", m.Count)
+	}
+}
+
+// TestFirstPiece: the first true piece of every pattern of up to 7 pieces,
+// or n, each piece before it looked at, and no piece looked at twice.
+func TestFirstPiece(t *testing.T) {
+	t.Parallel()
+	for n := range 8 {
+		for pattern := range 1 << n {
+			want := n
+			for i := n - 1; i >= 0; i-- {
+				if pattern&(1<<i) != 0 {
+					want = i
+				}
+			}
+			var looked [8]atomic.Int32
+			got := firstPiece(n, func() (func(int) bool, func()) {
+				return func(i int) bool {
+					if i >= n {
+						t.Errorf("%d pieces: piece %d looked at", n, i)
+						return true
+					}
+					looked[i].Add(1)
+					return pattern&(1<<i) != 0
+				}, func() {}
+			})
+			if got != want {
+				t.Errorf("%d pieces, pattern %b: %d, want %d", n, pattern, got, want)
+			}
+			for i := range n {
+				if c := looked[i].Load(); c > 1 || i < want && c != 1 {
+					t.Errorf("%d pieces, pattern %b: piece %d looked at %d times", n, pattern, i, c)
+				}
+			}
+		}
 	}
 }

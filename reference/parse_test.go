@@ -241,6 +241,7 @@ func TestResolvePaths(t *testing.T) {
 		{"p1", relocation, 1, "file.txt", "file.txt", ""},
 		{"p0 names two files", relocation, 0, "", "", ParseError},
 		{"p2 strips everything", relocation, 2, "", "", ParseError},
+		{"a negative count is no count", relocation, -1, "", "", InvalidOption},
 		{"invalid UTF-8 is decoded as upstream reads it", strings.ReplaceAll(relocation, "/file.txt", "/f\xff\xe6\x97g\xed\xa0"), 1,
 			"f\uFFFD\uFFFDg\uFFFD\uFFFD", "f\uFFFD\uFFFDg\uFFFD\uFFFD", ""},
 		{"p1 keeps empty segments", strings.ReplaceAll(relocation, "/file.txt", "/d//file.txt"), 1, "d//file.txt", "d//file.txt", ""},

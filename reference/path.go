@@ -77,8 +77,12 @@ func pathError(code Code, p, why string) *Error {
 }
 
 // StripPath removes the first n "/"-separated components of a raw patch
-// path, as -pN does. Removing all of it is a parse_error.
+// path, as -pN does. Removing all of it is a parse_error; a negative n,
+// which the CLI cannot give, is invalid_option.
 func StripPath(raw string, n int) (string, error) {
+	if n < 0 {
+		return "", &Error{Code: InvalidOption, Message: "invalid strip count " + strconv.Itoa(n)}
+	}
 	segs := strings.Split(raw, "/")
 	if n >= len(segs) || strings.Join(segs[n:], "/") == "" {
 		return "", &Error{Code: ParseError,

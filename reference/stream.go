@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // A patch moving a block of a file with few newlines carries the file in a
@@ -77,7 +78,12 @@ func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*
 	if err != nil || !info.Mode().IsRegular() || info.Size() < streamMin || info.Size() > limit {
 		return ReadLimited(r, limit, what)
 	}
-	return readPatch(f, info.Size()+1, limit, what, tree, strip, longLine, streamWindow)
+	// Read by offset from where f stands, as far as the limit and a byte.
+	base, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return ReadLimited(r, limit, what)
+	}
+	return readPatch(io.NewSectionReader(f, base, limit+1), info.Size()+1, limit, what, tree, strip, longLine, streamWindow)
 }
 
 // readPatch streams r, keeping lines of long bytes or more out of memory
@@ -87,6 +93,7 @@ func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*
 func readPatch(r io.Reader, size, limit int64, what string, tree peeker, strip, long, window int) (*Input, error) {
 	s := &patchStream{r: r, limit: limit, what: what, tree: tree, strip: strip, long: long,
 		win: make([]byte, window), budget: newInputBudget(), next: map[string]int{}}
+	s.at, _ = r.(io.ReaderAt)
 	defer s.closeReaders()
 	s.in = &Input{}
 	size = min(size, limit+1)
@@ -110,7 +117,11 @@ func readPatch(r io.Reader, size, limit int64, what string, tree peeker, strip, 
 // not yet handled, starting at a line's start between lines; the text
 // kept is in's first n bytes. A line is long from long bytes on.
 type patchStream struct {
-	r      io.Reader
+	r io.Reader
+	// at is r read by offset when it can be: then the window is filled
+	// by offset, and a long line's bytes that its file holds are compared
+	// on both cores past the window (skipHeld).
+	at     io.ReaderAt
 	limit  int64
 	what   string
 	tree   peeker
@@ -251,7 +262,13 @@ func (s *patchStream) fill() error {
 	s.hi = copy(s.win, s.win[s.lo:s.hi])
 	s.lo = 0
 	for s.hi < len(s.win) && !s.eof {
-		k, err := s.r.Read(s.win[s.hi:])
+		var k int
+		var err error
+		if s.at != nil {
+			k, err = s.at.ReadAt(s.win[s.hi:], s.read)
+		} else {
+			k, err = s.r.Read(s.win[s.hi:])
+		}
 		s.hi += k
 		s.read += int64(k)
 		if s.read > s.limit {
@@ -312,6 +329,7 @@ func (s *patchStream) longOne() error {
 		if end >= 0 || s.eof {
 			break
 		}
+		k += s.skipHeld(src, q+k)
 		if err := s.fill(); err != nil {
 			return err
 		}
@@ -338,6 +356,41 @@ func (s *patchStream) longOne() error {
 		return s.keep([]byte{prefix, '\n'})
 	}
 	return s.keep([]byte{prefix})
+}
+
+// skipHeld passes over the patch's bytes from the window's end, the window
+// being handled, as far as they hold no newline and equal src's from
+// from on, in whole stretches of a quarter window (a quarter MiB): it
+// returns how many it passed. The stretches are compared in turn on both
+// cores, each read from the patch by offset and from src as a cursor
+// reads it, so a line as long as its file costs one read of each, shared
+// by the cores, where the window read them on one (issue 23: 40-49 ms of
+// check's 50 on the one-line shape); the window then goes on after them.
+// Where a stretch holds a newline, differs, or ends the patch or src, the
+// window takes over before it. The stretches compared at or past that one
+// cost the work budget, as a candidate that does not hold a line does.
+func (s *patchStream) skipHeld(src []byte, from int) int {
+	heldStretch := len(s.win) / 4
+	if s.at == nil || s.lo != s.hi || len(src)-from < 2*heldStretch {
+		return 0
+	}
+	stretches := (len(src) - from) / heldStretch
+	stop := firstPiece(stretches, func() (func(int) bool, func()) {
+		buf := bufferPool.Get().(*[]byte)
+		rd := newCursor(src, from, 1)
+		return func(i int) bool {
+			b := (*buf)[:heldStretch]
+			k, _ := s.at.ReadAt(b, s.read+int64(i*heldStretch))
+			return k < len(b) || bytes.IndexByte(b, '\n') >= 0 || !rd.equalAt(from+i*heldStretch, b)
+		}, func() { rd.close(); bufferPool.Put(buf) }
+	})
+	if stop < stretches {
+		s.work += 2 * int64(heldStretch) // the workers' last looks
+	}
+	n := stop * heldStretch
+	s.read += int64(n)
+	s.lo, s.hi = 0, 0
+	return n
 }
 
 // runOne handles the run of body lines at the window's start (see
@@ -595,7 +648,7 @@ func (c *lineCandidates) find(from int) int {
 		return -1
 	}
 	if !c.wrap {
-		at, work := c.s.reader(c.src).search(&c.f, from, len(c.src))
+		at, work := c.search(from, len(c.src))
 		c.s.work += int64(work)
 		if at >= 0 {
 			return at
@@ -610,9 +663,47 @@ func (c *lineCandidates) find(from int) int {
 	if from > end {
 		return -1
 	}
-	at, work := c.s.reader(c.src).search(&c.f, from, end-len(c.f.needle)+1)
+	at, work := c.search(from, end-len(c.f.needle)+1)
 	c.s.work += int64(work)
 	return at
+}
+
+// searchPiece is how many places a search for a long line's first bytes
+// looks through on one core before it looks through the rest on both.
+const searchPiece = 1 << 20
+
+// search returns the first occurrence of the probe that starts in
+// [from, to), or -1, and the work it took. The first searchPiece places
+// are searched here, where the next line most often lies; the rest a
+// piece at a time on both cores (firstPiece), as a line that no line
+// before it in the patch leads to is searched for through the whole file
+// (issue 23: the one-line shape's target hunk, found two thirds in).
+func (c *lineCandidates) search(from, to int) (int, int) {
+	first := min(to, from+searchPiece)
+	at, work := c.s.reader(c.src).search(&c.f, from, first)
+	if at >= 0 || first >= to {
+		return at, work
+	}
+	from = first
+	n := (to - from + searchPiece - 1) / searchPiece
+	found := make([]int, n)
+	var total atomic.Int64
+	i := firstPiece(n, func() (func(int) bool, func()) {
+		f := c.f // a finder's state is its own
+		rd := newCursor(c.src, from, bufferedMax)
+		return func(i int) bool {
+			lo := from + i*searchPiece
+			at, w := rd.search(&f, lo, min(to, lo+searchPiece))
+			total.Add(int64(w))
+			found[i] = at
+			return at >= 0
+		}, rd.close
+	})
+	work += int(total.Load())
+	if i == n {
+		return -1, work
+	}
+	return found[i], work
 }
 
 // Parse parses the patch the input holds, with the lines ReadPatch left

@@ -269,6 +269,61 @@ func TestReadPatchRecurringLine(t *testing.T) {
 	}
 }
 
+// TestReadPatchHeldLineEndsAtItsNewline: a long line its file holds is
+// passed a stretch at a time past the window (skipHeld), and ends at its
+// newline even where the patch's bytes after it are the file's too: a line
+// of spaces has the prefix of a context line.
+func TestReadPatchHeldLineEndsAtItsNewline(t *testing.T) {
+	t.Parallel()
+	const long, window = 16, 64
+	as, spaces := strings.Repeat("a", 20*window), strings.Repeat(" ", 20*window)
+	file := as + "\n" + spaces + "\n" + "b\n"
+	text := "diff --blockpatch a/f b/f\nblockpatch version 1\nblockpatch move id=m payload-sha256=" + sha("b\n") +
+		"\n--- a/f\n+++ b/f\n\n@@ -1,3 +1,2 @@ blockpatch-source id=m\n " + as + "\n " + spaces + "\n-b\n"
+	in, err := readPatch(strings.NewReader(text), int64(len(text)+1), DefaultInputLimit, "p", MapFiles{"f": []byte(file)}, 1, long, window)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Release()
+	if len(in.holes) != 2 {
+		t.Errorf("%d lines left out, want 2", len(in.holes))
+	}
+	parsesAsWhole(t, in, []byte(text))
+}
+
+// TestLineCandidatesSearch: the search for a long line's first bytes
+// finds their first occurrence from where it starts, in the piece it
+// searches alone or in the pieces both cores search, at and either side
+// of where the pieces meet, with a later occurrence in another piece.
+func TestLineCandidatesSearch(t *testing.T) {
+	t.Parallel()
+	src := bytes.Repeat([]byte("abcdefgh"), (4*searchPiece+100)/8)
+	probe := []byte("0123456789")
+	for _, at := range []int{0, searchPiece - 1, searchPiece, searchPiece + 1, 2*searchPiece - 1, 2*searchPiece + 6, 2*searchPiece + 7, 3*searchPiece - 5, len(src) - len(probe)} {
+		for _, from := range []int{0, 7} {
+			data := bytes.Clone(src)
+			copy(data[at:], probe)
+			if later := at + searchPiece + 3; later+len(probe) <= len(data) {
+				copy(data[later:], probe)
+			}
+			s := &patchStream{}
+			c := s.candidates(data, probe)
+			got, _ := c.search(from, len(data)-len(probe)+1)
+			want := bytes.Index(data[from:], probe)
+			if want >= 0 {
+				want += from
+			}
+			if got != want {
+				t.Errorf("probe at %d, searched from %d: found at %d, want %d", at, from, got, want)
+			}
+		}
+	}
+	s := &patchStream{}
+	if got, _ := s.candidates(src, probe).search(0, len(src)); got != -1 {
+		t.Errorf("no probe: found at %d", got)
+	}
+}
+
 // streamCase is what gopter generates for TestReadPatchProperty: a file
 // of tokens, where the hunks cut it, the thresholds to read with, and
 // bytes of the patch to change.
