@@ -324,6 +324,44 @@ func TestLineCandidatesSearch(t *testing.T) {
 	}
 }
 
+// TestHeldLines: the lines of a window compared by halves at once are
+// those one pass takes, wherever the first line the file does not hold,
+// a line of another prefix or an empty line lies, on either side of the
+// cut between the halves and right at it.
+func TestHeldLines(t *testing.T) {
+	t.Parallel()
+	s := &patchStream{long: 4}
+	for count := 20; count < 60; count++ {
+		var src, w []byte
+		for i := range count {
+			line := fmt.Appendf(nil, "line %d%s\n", i, strings.Repeat("x", i%3))
+			src = append(src, line...)
+			w = append(append(w, '-'), line...)
+		}
+		for at := 0; at < len(w); at += bytes.IndexByte(w[at:], '\n') + 1 {
+			for _, change := range []struct {
+				name string
+				edit func(w []byte, at int) []byte
+			}{
+				{"as is", func(w []byte, _ int) []byte { return w }},
+				{"a byte changed", func(w []byte, at int) []byte { w[at+2] ^= 1; return w }},
+				{"another prefix", func(w []byte, at int) []byte { w[at] = '+'; return w }},
+				{"an empty line", func(w []byte, at int) []byte { return slices.Insert(w, at, '\n') }},
+				{"cut short", func(w []byte, at int) []byte { return w[:at+3] }},
+			} {
+				edited := change.edit(bytes.Clone(w), at)
+				one := newCursor(src, 0, bufferedMax)
+				n, k, lines, ended := linesHeld(&one, edited, '-', 0)
+				n2, k2, lines2, ended2 := s.heldLines(src, edited, '-', 0)
+				if n != n2 || k != k2 || lines != lines2 || ended != ended2 {
+					t.Errorf("%d lines, %s at %d: by halves %d, %d, %d, %v; in one pass %d, %d, %d, %v",
+						count, change.name, at, n2, k2, lines2, ended2, n, k, lines, ended)
+				}
+			}
+		}
+	}
+}
+
 // streamCase is what gopter generates for TestReadPatchProperty: a file
 // of tokens, where the hunks cut it, the thresholds to read with, and
 // bytes of the patch to change.
