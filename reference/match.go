@@ -119,42 +119,78 @@ func findJoined(data []byte, parts ...[]byte) Matches {
 // starting off bytes into the needle, starts in [from, to). ok is false
 // when its comparing outgrew its budget whole part and all.
 func joinedIn(data []byte, parts [][]byte, k, off, from, to int) (m Matches, ok bool) {
-	n := 0
+	j := newJoinedStepper(data, parts, k, off, from, to)
+	c := newCursor(data, from, len(j.f.needle))
+	defer c.close()
+	j.upTo(&c, to)
+	return j.m, !j.failed
+}
+
+// joinedStepper is joinedIn advanced a stretch at a time, as stepper
+// advances Find, so that findBoth can search a long needle's probe
+// along a short needle's, reading the file once.
+type joinedStepper struct {
+	data   []byte
+	parts  [][]byte
+	n, off int    // the needle's length; where its longest part starts in it
+	long   []byte // the longest part
+	f      finder // its probe's, or the part's own once whole
+	whole  bool   // f searches for the whole part, in place
+	from   int    // where the search goes on
+	to     int    // the end of the places searched
+	work   int    // the comparing done since base
+	base   int
+	m      Matches
+	failed bool // the budget ran out searching for the whole part: Find decides
+	done   bool
+}
+
+func newJoinedStepper(data []byte, parts [][]byte, k, off, from, to int) *joinedStepper {
+	j := &joinedStepper{data: data, parts: parts, off: off, long: parts[k], from: from, to: to, base: from}
 	for _, part := range parts {
-		n += len(part)
+		j.n += len(part)
 	}
-	long := parts[k]
-	probe := long[:min(len(long), joinedProbe)]
-	f, c := newFinder(data, probe), newCursor(data, from, len(probe))
-	defer func() { c.close() }()
-	work, base := 0, from // the comparing done since base
-	for from < to {
-		q := c.index(&f, from, to)
+	j.f = newFinder(data, j.long[:min(len(j.long), joinedProbe)])
+	j.done = from >= to
+	return j
+}
+
+// upTo finds the occurrences whose longest part starts before end, as
+// joinedIn does, reading c's data a stretch at a time.
+func (j *joinedStepper) upTo(c *cursor, end int) {
+	stop := min(end, j.to)
+	for !j.done {
+		var q int
+		if j.whole {
+			in := cursor{data: j.data, longest: len(j.long)}
+			q = in.index(&j.f, j.from, stop)
+		} else {
+			q = c.index(&j.f, j.from, stop)
+		}
 		if q < 0 {
-			break
+			j.from = max(j.from, stop)
+			j.done = stop == j.to
+			return
 		}
-		from = q + 1
-		work += n // at most the needle's length compared
-		start := q - off
-		if partsAt(data, start, parts, -1) {
-			if !m.add(Range{start, start + n}) {
-				break
-			}
+		j.from = q + 1
+		j.work += j.n // at most the needle's length compared
+		start := q - j.off
+		if partsAt(j.data, start, j.parts, -1) {
+			j.done = !j.m.add(Range{start, start + j.n})
 			continue
 		}
-		if work <= 2*(q-base)+4*n {
+		if j.work <= 2*(q-j.base)+4*j.n {
 			continue
 		}
-		if len(f.needle) == len(long) {
-			return m, false
+		if j.whole {
+			j.failed, j.done = true, true
+			return
 		}
 		// The probe recurs without the rest: the longest part itself is
 		// searched for from here on, in place.
-		c.close()
-		f, c = newFinder(data, long), cursor{data: data, longest: len(long)}
-		work, base = 0, q
+		j.f, j.whole = newFinder(j.data, j.long), true
+		j.work, j.base = 0, q
 	}
-	return m, true
 }
 
 // joinedProbe is how many of its longest part's first bytes findJoined
@@ -171,11 +207,63 @@ const bothChunk = 256 << 10
 // joins no more) is searched on its own.
 func findBoth(data []byte, a, b [][]byte) (Matches, Matches) {
 	na, nb := concatShort(a), concatShort(b)
-	if na == nil || nb == nil {
-		return findText(data, a...), findJoined(data, b...)
+	switch {
+	case na != nil && nb != nil:
+		m := findShort(data, na, nb)
+		return m[0], m[1]
+	case na == nil && nb != nil && length(a) >= joinedMin:
+		return findAlong(data, a, nb)
 	}
-	m := findShort(data, na, nb)
-	return m[0], m[1]
+	return findText(data, a...), findJoined(data, b...)
+}
+
+// length is the length of the text made of parts.
+func length(parts [][]byte) int {
+	n := 0
+	for _, part := range parts {
+		n += len(part)
+	}
+	return n
+}
+
+// findAlong is findBoth of a long needle, the parts of one (a hunk as large
+// as its block, as check makes them for a move within one file), and a
+// short one (the target's anchors): findJoined's search for the long
+// needle's probe takes turns with the short needle's a stretch at a time,
+// so data is read from memory once (issue 23: a second pass over the file
+// on the block shape), by halves at once from splitMin bytes on as
+// findShort searches. Should either half's probe outgrow its budget, the
+// long needle is searched for on its own, as findJoined would.
+func findAlong(data []byte, a [][]byte, b []byte) (Matches, Matches) {
+	k := 0
+	for i, part := range a {
+		if len(part) > len(a[k]) {
+			k = i
+		}
+	}
+	off := length(a[:k])
+	places := len(data) - length(a) + off + 1 // the longest part starts in [off, places)
+	half := func(from, to int) (Matches, Matches, bool) {
+		j := newJoinedStepper(data, a, k, off, max(from, off), min(to, places))
+		short := findStarts(data, [][]byte{b}, from, to, j)
+		return j.m, short[0], !j.failed
+	}
+	var ma, mb Matches
+	ok := true
+	if len(data) < splitMin {
+		ma, mb, ok = half(0, len(data))
+	} else {
+		mid := len(data) / 2
+		var ma2, mb2 Matches
+		var ok2 bool
+		parallel(func() { ma, mb, ok = half(0, mid) }, func() { ma2, mb2, ok2 = half(mid, len(data)) })
+		ok = ok && (ok2 || ma.Truncated)
+		ma, mb = join(ma, ma2), join(mb, mb2)
+	}
+	if !ok {
+		ma = Find(data, concat(a...))
+	}
+	return ma, mb
 }
 
 // splitMin is the file length from which findShort searches the two
@@ -193,12 +281,12 @@ const splitMin = 1 << 20
 // stretches across the middle is read past it by the first half only.
 func findShort(data []byte, needles ...[]byte) []Matches {
 	if len(data) < splitMin {
-		return findStarts(data, needles, 0, len(data))
+		return findStarts(data, needles, 0, len(data), nil)
 	}
 	mid := len(data) / 2
 	var first, second []Matches
-	parallel(func() { first = findStarts(data, needles, 0, mid) },
-		func() { second = findStarts(data, needles, mid, len(data)) })
+	parallel(func() { first = findStarts(data, needles, 0, mid, nil) },
+		func() { second = findStarts(data, needles, mid, len(data), nil) })
 	for i := range first {
 		first[i] = join(first[i], second[i])
 	}
@@ -206,13 +294,17 @@ func findShort(data []byte, needles ...[]byte) []Matches {
 }
 
 // findStarts counts each needle's occurrences in data that start in
-// [from, to), its searches taking turns a stretch at a time.
-func findStarts(data []byte, needles [][]byte, from, to int) []Matches {
+// [from, to), its searches taking turns a stretch at a time; also, when
+// not nil, takes its turn with them.
+func findStarts(data []byte, needles [][]byte, from, to int, also *joinedStepper) []Matches {
 	ss := make([]stepper, len(needles))
 	longest := 0
 	for i, n := range needles {
 		ss[i] = stepper{f: newFinder(data, n), from: from}
 		longest = max(longest, len(n))
+	}
+	if also != nil {
+		longest = max(longest, len(also.f.needle))
 	}
 	c := newCursor(data, from, longest)
 	defer c.close()
@@ -221,6 +313,10 @@ func findStarts(data []byte, needles [][]byte, from, to int) []Matches {
 		for i := range ss {
 			ss[i].upTo(&c, end)
 			done = done && ss[i].done
+		}
+		if also != nil {
+			also.upTo(&c, end)
+			done = done && also.done
 		}
 		if end == to || done {
 			break

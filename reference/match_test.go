@@ -553,6 +553,73 @@ func TestFindJoinedNeedleOverhangingTheEnd(t *testing.T) {
 	if m := findJoined(data, []byte("filler "), long); m.Count != 1 {
 		t.Errorf("the needle that fits: %d matches, want 1", m.Count)
 	}
+	// The same searched along a short needle, in one pass and by halves.
+	large := append(bytes.Repeat([]byte("filler "), splitMin/7), long...)
+	for _, data := range [][]byte{data, large[:len(large):len(large)]} {
+		for _, parts := range [][][]byte{{long, []byte("a")}, {long, []byte("after")}, {[]byte("x"), long, []byte("y")}} {
+			if m, _ := findBoth(data, parts, [][]byte{[]byte("ler")}); m.Count != 0 {
+				t.Errorf("%d parts along another needle in %d bytes: %d matches, want none", len(parts), len(data), m.Count)
+			}
+		}
+	}
+}
+
+// TestFindAlongAgreesWithFind: a long needle's probe searched along a
+// short needle answers as findJoined does on each, on haystacks of a few
+// letters either side of splitMin (one pass, or halves at once), with
+// long needles cut from them across the middle and elsewhere, sometimes
+// changed, and on a run of a's where the long needle's probe recurs
+// everywhere (the budget runs out, in one half or both).
+func TestFindAlongAgreesWithFind(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 11))
+	check := func(name string, data []byte, a [][]byte, b []byte) {
+		t.Helper()
+		gotA, gotB := findBoth(data, a, [][]byte{b})
+		if diff := cmp.Diff(findText(data, a...), gotA); diff != "" {
+			t.Errorf("%s: long needle (-findText +findBoth):\n%s", name, diff)
+		}
+		if diff := cmp.Diff(Find(data, b), gotB); diff != "" {
+			t.Errorf("%s: short needle (-Find +findBoth):\n%s", name, diff)
+		}
+	}
+	for i := range 16 {
+		data := make([]byte, splitMin-bothChunk+rng.IntN(3*bothChunk))
+		for j := range data {
+			data[j] = "ab\nx"[rng.IntN(2+i%3)]
+		}
+		n := joinedMin + rng.IntN(joinedMin)
+		at := rng.IntN(len(data) - n)
+		switch i % 4 {
+		case 0:
+			at = len(data)/2 - rng.IntN(n)
+		case 1:
+			at = len(data) - n // the last place
+		}
+		needle := bytes.Clone(data[at : at+n])
+		if i%3 == 0 {
+			needle[rng.IntN(n)] ^= 1
+		}
+		cut1 := rng.IntN(n + 1)
+		cut2 := cut1 + rng.IntN(n-cut1+1)
+		short := rng.IntN(len(data) - 8)
+		check(fmt.Sprint("case ", i), data, [][]byte{needle[:cut1], needle[cut1:cut2], needle[cut2:]}, data[short:short+1+rng.IntN(8)])
+	}
+	check("no long needle", []byte("abc"), [][]byte{nil, nil}, []byte("b"))
+	// The last place the long needle fits is the first of a stretch.
+	n := joinedMin + 10
+	edge := make([]byte, 2*bothChunk+n)
+	for j := range edge {
+		edge[j] = "ab\nx"[rng.IntN(4)]
+	}
+	check("the last place first in its stretch", edge, [][]byte{edge[len(edge)-n : len(edge)-5], edge[len(edge)-5:]}, []byte("ab"))
+	run := bytes.Repeat([]byte("a"), splitMin+4*joinedMin)
+	check("recurring probe", run, [][]byte{append(bytes.Repeat([]byte("a"), joinedMin/2), 'b'), run[:joinedMin]}, []byte("aa"))
+	check("recurring probe, one write", run[:4*joinedMin], [][]byte{append(bytes.Repeat([]byte("a"), joinedMin/2), 'b'), run[:joinedMin]}, []byte("aa"))
+	late := append(bytes.Clone(run), 'b')
+	check("recurring probe, found at the end", late, [][]byte{run[:joinedMin], []byte("b")}, []byte("ab"))
+	early := append([]byte("b"), run...)
+	check("recurring probe, found at the start", early, [][]byte{[]byte("b"), run[:joinedMin]}, []byte("ba"))
 }
 
 // TestFirstPiece: the first true piece of every pattern of up to 7 pieces,
