@@ -308,6 +308,32 @@ func TestFindJoinedAgreesWithFind(t *testing.T) {
 	check("halves, recurring longest part", halves, append(bytes.Repeat([]byte("a"), joinedMin/2), 'b'), halves[:joinedMin])
 	check("halves, more than the limit in the first", halves, halves[:joinedMin], []byte("a"))
 	check("halves, found at the end", append(bytes.Clone(halves), 'b'), halves[:joinedMin], []byte("b"))
+	// Found once in the first half, whose probe recurs everywhere (its
+	// budget runs out), and nowhere in the second, whose search is done.
+	once := bytes.Clone(halves)
+	once[len(once)/4] = 'b'
+	for j := len(once) / 2; j < len(once); j++ {
+		once[j] = 'c'
+	}
+	check("halves, recurring longest part found once", once, []byte("b"), halves[:joinedMin])
+	// A needle whose longest part starts 600 KB in: its parts before it
+	// and its probe lie in place past the last place it fits, by a byte
+	// and by a thousand.
+	random := func(n int) []byte {
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = "abcdefgh"[rng.IntN(8)]
+		}
+		return b
+	}
+	before, long := random(600_000), random(610_000)
+	for _, past := range []int{1, 1000} {
+		data := random(2_306_867)
+		last := len(data) - len(before) - len(long) + len(before)
+		copy(data[last+past-len(before):], before)
+		copy(data[last+past:], long[:joinedProbe])
+		check(fmt.Sprint("a probe ", past, " past the last place"), data, before, long)
+	}
 	middle := bytes.Clone(halves)
 	middle[len(middle)/2] = 'm'
 	check("halves, found across the middle", middle, middle[len(middle)/2-joinedMin:len(middle)/2], middle[len(middle)/2:len(middle)/2+joinedMin])
@@ -553,9 +579,16 @@ func TestFindJoinedNeedleOverhangingTheEnd(t *testing.T) {
 	if m := findJoined(data, []byte("filler "), long); m.Count != 1 {
 		t.Errorf("the needle that fits: %d matches, want 1", m.Count)
 	}
-	// The same searched along a short needle, in one pass and by halves.
+	// The same by halves of the places, and searched along a short needle,
+	// in one pass and by halves.
 	large := append(bytes.Repeat([]byte("filler "), splitMin/7), long...)
-	for _, data := range [][]byte{data, large[:len(large):len(large)]} {
+	large = large[:len(large):len(large)]
+	for _, parts := range [][][]byte{{long, []byte("a")}, {long, []byte("after")}, {[]byte("x"), long, []byte("y")}} {
+		if m := findJoined(large, parts...); m.Count != 0 {
+			t.Errorf("%d parts in %d bytes: %d matches, want none", len(parts), len(large), m.Count)
+		}
+	}
+	for _, data := range [][]byte{data, large} {
 		for _, parts := range [][][]byte{{long, []byte("a")}, {long, []byte("after")}, {[]byte("x"), long, []byte("y")}} {
 			if m, _ := findBoth(data, parts, [][]byte{[]byte("ler")}); m.Count != 0 {
 				t.Errorf("%d parts along another needle in %d bytes: %d matches, want none", len(parts), len(data), m.Count)
@@ -620,6 +653,21 @@ func TestFindAlongAgreesWithFind(t *testing.T) {
 	check("recurring probe, found at the end", late, [][]byte{run[:joinedMin], []byte("b")}, []byte("ab"))
 	early := append([]byte("b"), run...)
 	check("recurring probe, found at the start", early, [][]byte{[]byte("b"), run[:joinedMin]}, []byte("ba"))
+	once := bytes.Clone(run)
+	once[len(once)/4] = 'b'
+	for j := len(once) / 2; j < len(once); j++ {
+		once[j] = 'c'
+	}
+	check("recurring probe, found once in the first half", once, [][]byte{[]byte("b"), run[:joinedMin]}, []byte("ba"))
+	// The short needle is counted to the limit in the first stretch; the
+	// long one lies at the end.
+	tail := make([]byte, splitMin+bothChunk)
+	for j := range tail {
+		tail[j] = "bcd"[rng.IntN(3)]
+	}
+	copy(tail, bytes.Repeat([]byte("a"), 64))
+	check("the short needle done first", tail, [][]byte{tail[len(tail)-n : len(tail)-5], tail[len(tail)-5:]}, []byte("aa"))
+	check("the short needle done first, one pass", tail[:3*bothChunk], [][]byte{tail[3*bothChunk-n : 3*bothChunk-5], tail[3*bothChunk-5 : 3*bothChunk]}, []byte("aa"))
 }
 
 // TestFirstPiece: the first true piece of every pattern of up to 7 pieces,

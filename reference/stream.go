@@ -3,6 +3,7 @@ package reference
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 	"sync/atomic"
 )
@@ -78,22 +79,21 @@ func ReadPatch(r io.Reader, limit int64, what string, files Files, strip int) (*
 	if err != nil || !info.Mode().IsRegular() || info.Size() < streamMin || info.Size() > limit {
 		return ReadLimited(r, limit, what)
 	}
-	// Read by offset from where f stands, as far as the limit and a byte.
+	// Read by offset from where f stands; fill stops at the limit.
 	base, err := f.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return ReadLimited(r, limit, what)
 	}
-	return readPatch(io.NewSectionReader(f, base, limit+1), info.Size()+1, limit, what, tree, strip, longLine, streamWindow)
+	return readPatch(io.NewSectionReader(f, base, math.MaxInt64-base), info.Size()+1, limit, what, tree, strip, longLine, streamWindow)
 }
 
-// readPatch streams r, keeping lines of long bytes or more out of memory
+// readPatch streams r by offset, keeping lines of long bytes or more out of memory
 // where tree holds them, through a window of the given size (at least
 // twice long). size is the room first reserved for the text kept: the
 // patch's size and one byte, to see its end.
-func readPatch(r io.Reader, size, limit int64, what string, tree peeker, strip, long, window int) (*Input, error) {
-	s := &patchStream{r: r, limit: limit, what: what, tree: tree, strip: strip, long: long,
+func readPatch(r io.ReaderAt, size, limit int64, what string, tree peeker, strip, long, window int) (*Input, error) {
+	s := &patchStream{at: r, limit: limit, what: what, tree: tree, strip: strip, long: long,
 		win: make([]byte, window), budget: newInputBudget(), next: map[string]int{}}
-	s.at, _ = r.(io.ReaderAt)
 	defer s.closeReaders()
 	s.in = &Input{}
 	size = min(size, limit+1)
@@ -117,10 +117,9 @@ func readPatch(r io.Reader, size, limit int64, what string, tree peeker, strip, 
 // not yet handled, starting at a line's start between lines; the text
 // kept is in's first n bytes. A line is long from long bytes on.
 type patchStream struct {
-	r io.Reader
-	// at is r read by offset when it can be: then the window is filled
-	// by offset, and a long line's bytes that its file holds are compared
-	// on both cores past the window (skipHeld).
+	// at is the patch, read by offset: into the window, and past it where
+	// a long line's bytes that its file holds are compared on both cores
+	// (skipHeld).
 	at     io.ReaderAt
 	limit  int64
 	what   string
@@ -262,13 +261,7 @@ func (s *patchStream) fill() error {
 	s.hi = copy(s.win, s.win[s.lo:s.hi])
 	s.lo = 0
 	for s.hi < len(s.win) && !s.eof {
-		var k int
-		var err error
-		if s.at != nil {
-			k, err = s.readAt(s.win[s.hi:], s.read)
-		} else {
-			k, err = s.r.Read(s.win[s.hi:])
-		}
+		k, err := s.readAt(s.win[s.hi:], s.read)
 		s.hi += k
 		s.read += int64(k)
 		if s.read > s.limit {
@@ -388,7 +381,7 @@ func (s *patchStream) longOne() error {
 // cost the work budget, as a candidate that does not hold a line does.
 func (s *patchStream) skipHeld(src []byte, from int) int {
 	heldStretch := len(s.win) / 4
-	if s.at == nil || len(src)-from < 2*heldStretch {
+	if len(src)-from < 2*heldStretch {
 		return 0
 	}
 	stretches := (len(src) - from) / heldStretch

@@ -3,6 +3,7 @@ package reference
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -232,6 +233,36 @@ func TestReadPatchChecksAsWhole(t *testing.T) {
 	if len(got.Changes) != 1 || !bytes.Equal(got.Changes[0].Bytes(), want.Changes[0].Bytes()) {
 		t.Errorf("the change differs from Check's")
 	}
+}
+
+// TestReadPatchFromWhereTheFileStands: a patch file already read in part
+// is streamed from where it stands, as ReadLimited would read it.
+func TestReadPatchFromWhereTheFileStands(t *testing.T) {
+	t.Parallel()
+	const size = 5 << 20
+	line := oneLineFile(size, "")
+	text := plannedPatch(t, MapFiles{"f": line}, "f", size)
+	name := filepath.Join(t.TempDir(), "p.blockpatch")
+	if err := os.WriteFile(name, append([]byte("read already\n"), text...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(int64(len("read already\n")), io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	in, err := ReadPatch(f, 16*int64(len(text)), "p.blockpatch", MapFiles{"f": line}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Release()
+	if len(in.holes) != 3 {
+		t.Errorf("%d lines left out, want 3", len(in.holes))
+	}
+	parsesAsWhole(t, in, text)
 }
 
 // TestReadPatchRecurringLine: a long line whose first bytes recur in its
