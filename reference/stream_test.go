@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -320,6 +321,51 @@ func TestReadPatchHeldLineEndsAtItsNewline(t *testing.T) {
 		t.Errorf("%d lines left out, want 2", len(in.holes))
 	}
 	parsesAsWhole(t, in, []byte(text))
+}
+
+// TestSkipHeld: the stretches passed beyond the window are the whole ones
+// before the first that differs from the file, holds a newline (at any
+// of its bytes), or runs past the patch's end; a stretch is compared with
+// the file at its own place, not one that repeats elsewhere in the file.
+func TestSkipHeld(t *testing.T) {
+	t.Parallel()
+	const window, stretch, from = 64, 16, 40
+	rng := rand.New(rand.NewPCG(23, 12))
+	src := make([]byte, from+6*stretch+4)
+	for i := range src {
+		src[i] = "abcdefgh"[rng.IntN(8)]
+	}
+	skip := func(patch, src []byte) int {
+		s := &patchStream{at: bytes.NewReader(patch), win: make([]byte, window)}
+		return s.skipHeld(src, from)
+	}
+	held := src[from:]
+	if got := skip(held, src); got != 6*stretch {
+		t.Errorf("the file's bytes: passed %d, want %d", got, 6*stretch)
+	}
+	for j := range 6 {
+		changed := bytes.Clone(held)
+		changed[j*stretch+5] ^= 1
+		if got := skip(changed, src); got != j*stretch {
+			t.Errorf("a byte changed in stretch %d: passed %d, want %d", j, got, j*stretch)
+		}
+		if got := skip(held[:j*stretch+7], src); got != j*stretch {
+			t.Errorf("the patch ending in stretch %d: passed %d, want %d", j, got, j*stretch)
+		}
+	}
+	for at := range stretch {
+		withNewline := bytes.Clone(src)
+		withNewline[from+2*stretch+at] = '\n'
+		if got := skip(withNewline[from:], withNewline); got != 2*stretch {
+			t.Errorf("a newline at byte %d of stretch 2: passed %d, want %d", at, got, 2*stretch)
+		}
+	}
+	// Stretches 1 and 2 hold the file's bytes from one and two stretches
+	// before the place, not at it.
+	elsewhere := slices.Concat(src[from:from+stretch], src[from-stretch:from], src[from-2*stretch:from-stretch], src[from+3*stretch:])
+	if got := skip(elsewhere, src); got != stretch {
+		t.Errorf("the file's bytes from elsewhere: passed %d, want %d", got, stretch)
+	}
 }
 
 // TestLineCandidatesSearch: the search for a long line's first bytes
