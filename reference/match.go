@@ -79,20 +79,11 @@ const joinedMin = 64 << 10
 // the second are searched at once, each half with its own budget; should
 // either outgrow it, the whole needle is searched for as above.
 func findJoined(data []byte, parts ...[]byte) Matches {
-	n, k := 0, 0
-	for i, part := range parts {
-		n += len(part)
-		if len(part) > len(parts[k]) {
-			k = i
-		}
-	}
+	n := length(parts)
 	if n < joinedMin {
 		return Find(data, concat(parts...))
 	}
-	off := 0 // where the longest part starts in the needle
-	for _, part := range parts[:k] {
-		off += len(part)
-	}
+	k, off := longestPart(parts)
 	// Occurrences of the longest part at q in [off, last] leave room for
 	// the others around them.
 	last := len(data) - n + off
@@ -146,10 +137,7 @@ type joinedStepper struct {
 }
 
 func newJoinedStepper(data []byte, parts [][]byte, k, off, from, to int) *joinedStepper {
-	j := &joinedStepper{data: data, parts: parts, off: off, long: parts[k], from: from, to: to, base: from}
-	for _, part := range parts {
-		j.n += len(part)
-	}
+	j := &joinedStepper{data: data, parts: parts, n: length(parts), off: off, long: parts[k], from: from, to: to, base: from}
 	j.f = newFinder(data, j.long[:min(len(j.long), joinedProbe)])
 	j.done = from >= to
 	return j
@@ -226,6 +214,17 @@ func length(parts [][]byte) int {
 	return n
 }
 
+// longestPart returns the index of the longest of parts (the first of
+// equally long ones) and where it starts in the text they make.
+func longestPart(parts [][]byte) (k, off int) {
+	for i, part := range parts {
+		if len(part) > len(parts[k]) {
+			k = i
+		}
+	}
+	return k, length(parts[:k])
+}
+
 // findAlong is findBoth of a long needle, the parts of one (a hunk as large
 // as its block, as check makes them for a move within one file), and a
 // short one (the target's anchors): findJoined's search for the long
@@ -235,13 +234,7 @@ func length(parts [][]byte) int {
 // findShort searches. Should either half's probe outgrow its budget, the
 // long needle is searched for on its own, as findJoined would.
 func findAlong(data []byte, a [][]byte, b []byte) (Matches, Matches) {
-	k := 0
-	for i, part := range a {
-		if len(part) > len(a[k]) {
-			k = i
-		}
-	}
-	off := length(a[:k])
+	k, off := longestPart(a)
 	places := len(data) - length(a) + off + 1 // the longest part starts in [off, places)
 	half := func(from, to int) (Matches, Matches, bool) {
 		j := newJoinedStepper(data, a, k, off, max(from, off), min(to, places))
