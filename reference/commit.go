@@ -157,7 +157,11 @@ func (w *Workspace) replace(s *staged) error {
 			s.temp = ""
 		}
 	}
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	// A folder swapped after the re-check fails the rename as missing, as
+	// not a folder, or (a symlink out of the root) as escaping it, which
+	// os.Root reports by no error errors.Is can tell: whichever, the folder
+	// no longer being at its path makes it concurrent_modification.
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err != nil && !w.stillAt(s) {
 		return &Error{Code: ConcurrentModification, Phase: "write", Path: path, Err: err,
 			Message: path + "'s folder moved while the move was being written"}
 	}
