@@ -21,7 +21,8 @@ package reference
 // such a plan with target_overlaps_source although move accepts it; plan
 // is documented as move --diff, so the reference plans what move does.
 
-// render builds both hunks and the patch.
+// render builds both hunks and the patch, whose payload hash is left for
+// the caller to set (see document).
 func (p *planner) render() (*Patch, error) {
 	src, dst := p.sh.src, p.sh.dst
 	same := src == dst
@@ -76,7 +77,7 @@ func (p *planner) render() (*Patch, error) {
 			}
 		}
 	}
-	m := &Move{ID: MoveID, PayloadSHA256: p.payloadSHA256(), Shape: p.sh.kind,
+	m := &Move{ID: MoveID, Shape: p.sh.kind,
 		Src: src, Dst: dst, Source: p.sourceHunk, Target: p.targetHunk}
 	switch m.Shape {
 	case ShapeInsert:
