@@ -188,29 +188,29 @@ func (c *cursor) span(from, to int) []byte {
 const nearLine = 64 << 10
 
 // indexByte is the offset of the first b in data at or after from, or -1.
-// Past nearLine bytes it reads a mapped file through buffers: the edge of
-// a line 64 MiB long (issue 23).
+// Past nearLine bytes it looks a stretch at a time on both cores
+// (firstPiece), reading a mapped file through buffers: the edge of a line
+// 64 MiB long (issue 23).
 func indexByte(data []byte, from int, b byte) int {
 	near := min(len(data), from+nearLine)
 	if i := bytes.IndexByte(data[from:near], b); i >= 0 {
 		return from + i
 	}
-	c := newCursor(data, near, 1)
-	defer c.close()
-	for at := near; at < len(data); at += bufferStretch {
-		if i := bytes.IndexByte(c.span(at, min(len(data), at+bufferStretch)), b); i >= 0 {
-			return at + i
-		}
+	pieces := (len(data) - near + bufferStretch - 1) / bufferStretch
+	at := func(i int) (lo, hi int) {
+		lo = near + i*bufferStretch
+		return lo, min(len(data), lo+bufferStretch)
 	}
-	return -1
+	return edgePiece(data, pieces, at, func(s []byte) int { return bytes.IndexByte(s, b) })
 }
 
 // lastIndexByte is the offset of the last b in data before to, or -1,
 // looked for backwards as indexByte looks forwards: first in place through
-// stretches that double from 64 bytes, then a stretch at a time. Each
-// stretch is scanned by the vectorised IndexByte, and only the one that
-// holds b by bytes.LastIndexByte, which goes a byte at a time (a seventh
-// of plan's time on a file of one 64 MiB line when it went all the way).
+// stretches that double from 64 bytes, then a stretch at a time on both
+// cores. Each stretch is scanned by the vectorised IndexByte, and only the
+// one that holds b by bytes.LastIndexByte, which goes a byte at a time (a
+// seventh of plan's time on a file of one 64 MiB line when it went all the
+// way).
 func lastIndexByte(data []byte, to int, b byte) int {
 	for w := 64; to > 0 && w <= nearLine; w *= 2 {
 		lo := max(0, to-w)
@@ -219,15 +219,40 @@ func lastIndexByte(data []byte, to int, b byte) int {
 		}
 		to = lo
 	}
+	pieces := (to + bufferStretch - 1) / bufferStretch
+	at := func(i int) (lo, hi int) {
+		hi = to - i*bufferStretch
+		return max(0, hi-bufferStretch), hi
+	}
+	return edgePiece(data, pieces, at, func(s []byte) int {
+		if bytes.IndexByte(s, b) < 0 {
+			return -1
+		}
+		return bytes.LastIndexByte(s, b)
+	})
+}
+
+// edgePiece returns where find first finds its byte in the pieces of
+// data (the i-th spans at(i), at most bufferStretch bytes), taken in
+// order, or -1 when it finds it in none.
+func edgePiece(data []byte, pieces int, at func(i int) (lo, hi int), find func([]byte) int) int {
+	look := func(c *cursor, i int) int {
+		lo, hi := at(i)
+		if j := find(c.span(lo, hi)); j >= 0 {
+			return lo + j
+		}
+		return -1
+	}
+	i := firstPiece(pieces, func() (func(int) bool, func()) {
+		c := newCursor(data, 0, 1)
+		return func(i int) bool { return look(&c, i) >= 0 }, c.close
+	})
+	if i == pieces {
+		return -1
+	}
 	c := newCursor(data, 0, 1)
 	defer c.close()
-	for ; to > 0; to = max(0, to-bufferStretch) {
-		lo := max(0, to-bufferStretch)
-		if s := c.span(lo, to); bytes.IndexByte(s, b) >= 0 {
-			return lo + bytes.LastIndexByte(s, b)
-		}
-	}
-	return -1
+	return look(&c, i)
 }
 
 // countNewlines is bytes.Count(data[from:to], newline), counted as

@@ -349,9 +349,10 @@ func TestTextThroughBuffers(t *testing.T) {
 
 // TestLineEdgesThroughBuffers: the start and end of the line holding a
 // byte of a mapped file, found in place near it and through buffers
-// further, are those of the bytes in memory, on lines from one byte to
-// several reads long, at every byte near a line's edges or a read's and
-// at a sample between.
+// further, stretch by stretch on two cores, are those of the bytes in
+// memory, found the same way and by the oracle, on lines from one byte to
+// several reads long (an odd and an even number of stretches), at every
+// byte near a line's edges or a read's and at a sample between.
 func TestLineEdgesThroughBuffers(t *testing.T) {
 	t.Parallel()
 	var data []byte
@@ -372,11 +373,16 @@ func TestLineEdgesThroughBuffers(t *testing.T) {
 		if i-start > 3 && end-i > 3 && !near(i-start) && !near(end-i) && i%4099 != 0 {
 			continue
 		}
-		if got := lineStart(mapped, i); got != start {
-			t.Fatalf("lineStart(%d) = %d, want %d", i, got, start)
-		}
-		if got := lineEnd(mapped, i); got != end {
-			t.Fatalf("lineEnd(%d) = %d, want %d", i, got, end)
+		for _, d := range []struct {
+			where string
+			data  []byte
+		}{{"through buffers", mapped}, {"in memory", data}} {
+			if got := lineStart(d.data, i); got != start {
+				t.Fatalf("%s: lineStart(%d) = %d, want %d", d.where, i, got, start)
+			}
+			if got := lineEnd(d.data, i); got != end {
+				t.Fatalf("%s: lineEnd(%d) = %d, want %d", d.where, i, got, end)
+			}
 		}
 	}
 }
