@@ -190,6 +190,9 @@ func formatHunk(b documentWriter, id string, h *Hunk) {
 // last line that has no "\n". A mapped file's bytes are read through
 // buffers (see cursor), each written as it is read.
 func formatLines(b documentWriter, prefix byte, data []byte) {
+	if r, ok := b.(*runWriter); ok {
+		data = r.run(prefix, data)
+	}
 	c := newCursor(data, 0, 1)
 	defer c.close()
 	open := false // a line is started and not ended
@@ -210,6 +213,30 @@ func formatLines(b documentWriter, prefix byte, data []byte) {
 	if open {
 		b.WriteString("\n" + NoNewlineMarker + "\n")
 	}
+}
+
+// runWriter renders a document whose runs of two or more whole body lines
+// with one prefix are each left out as a hole (see hole): the prefix and a
+// newline, standing for the run's lines. The parser, given the holes,
+// takes each as its lines, as it does a patch ReadPatch streamed.
+type runWriter struct {
+	bytes.Buffer
+	holes []hole
+}
+
+// run writes the whole lines of data, a part's, as a hole when there are
+// two or more, and returns what is left to write: the last line when it
+// has no newline.
+func (r *runWriter) run(prefix byte, data []byte) []byte {
+	cut := bytes.LastIndexByte(data, '\n') + 1
+	lines := bytes.Count(data[:cut], newline)
+	if lines < 2 {
+		return data
+	}
+	r.holes = append(r.holes, hole{at: r.Len(), line: data[:cut:cut], run: lines})
+	r.WriteByte(prefix)
+	r.WriteByte('\n')
+	return data[cut:]
 }
 
 // Patch returns the document that describes m, with the a/ and b/

@@ -3,6 +3,7 @@ package reference
 import (
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -234,5 +235,65 @@ func TestSelfCheckHashesOnce(t *testing.T) {
 	}
 	if doc.PayloadSHA256 != p.sum {
 		t.Fatalf("the patch carries %s, not the planner's hash", doc.PayloadSHA256)
+	}
+}
+
+// TestParseOutlineAgreesWithTheWholeOutline: the outline parsed with its
+// runs of lines as holes gives what parsing the whole outline's text
+// gives, the same error or none, on documents that parse, on the same
+// with parts of many lines (runs before, in and after a marker), and on
+// documents whose structure the parser refuses.
+func TestParseOutlineAgreesWithTheWholeOutline(t *testing.T) {
+	t.Parallel()
+	var docs []*Patch
+	lines := []byte("a\nb\nc\n")
+	for _, text := range canonicalPatches(t) {
+		doc, err := Parse([]byte(text))
+		wantCode(t, err, "")
+		docs = append(docs, doc)
+		// The same with runs: every part of many lines, one without a
+		// final newline, and each change that makes the parser refuse it.
+		for _, change := range []func(h *Hunk){
+			func(h *Hunk) {},
+			func(h *Hunk) { h.Before, h.After = nil, nil },
+			func(h *Hunk) { h.Payload = nil },
+			func(h *Hunk) { h.Role = RoleSource },
+			func(h *Hunk) { h.Role = RoleTarget },
+		} {
+			many := *doc
+			many.Sections = nil
+			for _, s := range doc.Sections {
+				sm := *s
+				sm.Hunks = nil
+				for _, h := range s.Hunks {
+					hm := *h
+					hm.Before = concat(lines, h.Before)
+					hm.Payload = concat(lines, lines, h.Payload, []byte("no newline"))
+					hm.After = concat(h.After, lines)
+					change(&hm)
+					sm.Hunks = append(sm.Hunks, &hm)
+				}
+				many.Sections = append(many.Sections, &sm)
+			}
+			docs = append(docs, &many)
+		}
+	}
+	refused, held := 0, 0
+	for _, doc := range docs {
+		doc.PayloadSHA256 = zeroSum
+		_, want := Parse(Format(outline(doc)))
+		got := parseOutline(doc)
+		if diff := cmp.Diff(fmt.Sprint(want), fmt.Sprint(got)); diff != "" {
+			t.Fatalf("parseOutline of\n%s(-whole outline +with holes):\n%s", Format(doc), diff)
+		}
+		if want != nil {
+			refused++
+		}
+		r := &runWriter{}
+		formatTo(r, outline(doc))
+		held += len(r.holes)
+	}
+	if refused == 0 || held == 0 {
+		t.Fatalf("%d documents refused, %d runs held as holes: the test exercises neither", refused, held)
 	}
 }
