@@ -32,9 +32,12 @@ import (
 // replacing the files by a copy of themselves (replaceByCopy), and
 // floor-x-cp that time divided by cp's; x-floor-cmd the same against that
 // replacement made by the commands cp and mv (replaceByCommands);
-// maxrss/file is the command's peak resident memory divided by the size of
-// the files touched (the largest of the iterations); ms/MiB is the median
-// wall time per MiB touched, flat across sizes when time is linear.
+// x-out, for plan, the same divided by the time cat takes to deliver the
+// command's own output the same way (timed), the least any plan can take
+// once its answer is as large as plan's JSON of a patch as large as the
+// file; maxrss/file is the command's peak resident memory divided by the
+// size of the files touched (the largest of the iterations); ms/MiB is the
+// median wall time per MiB touched, flat across sizes when time is linear.
 
 // benchSizes are the file sizes in MiB.
 var benchSizes = []int{1, 16, 64}
@@ -165,7 +168,7 @@ func BenchmarkCLI(b *testing.B) {
 					if mib >= 1024 { // a generated file ends a little past its size
 						b.Setenv("BLOCKPATCH_MAX_INPUT_BYTES", strconv.Itoa(2*mib<<20))
 					}
-					benchCommand(b, shape, mib<<20, name == "apply", commands[name])
+					benchCommand(b, shape, mib<<20, name, commands[name])
 				})
 			}
 		}
@@ -283,11 +286,23 @@ func replaceByCommands(b *testing.B, paths []string) time.Duration {
 }
 
 // benchCommand times the command made by args, next to cp of the files
-// the move touches (to new files) and, when the command replaces them,
-// next to replaceByCopy and replaceByCommands of those copies.
-func benchCommand(b *testing.B, shape benchshape.Shape, size int, replaces bool, args func(dir string, i int) []string) {
+// the move touches (to new files); for apply, which replaces them, next to
+// replaceByCopy and replaceByCommands of those copies; for plan, next to
+// cat of its output.
+func benchCommand(b *testing.B, shape benchshape.Shape, size int, name string, args func(dir string, i int) []string) {
 	bin := cliBinary(b)
 	dir, touched := benchTree(b, shape, size)
+	replaces, output := name == "apply", ""
+	if name == "plan" {
+		output = filepath.Join(dir, "plan.out")
+		out, err := exec.Command(bin, args(dir, 0)...).Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(output, out, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 	var copies []string
 	for i := range touched {
 		copies = append(copies, filepath.Join(dir, "copy"+strconv.Itoa(i)+".txt"))
@@ -312,7 +327,7 @@ func benchCommand(b *testing.B, shape benchshape.Shape, size int, replaces bool,
 	}
 	timed(b, bin, args(dir, 0)...) // warm the page cache for the binary
 	restore()
-	var ratios, floors, floorsCp, cmdFloors, perMiB []float64
+	var ratios, floors, floorsCp, cmdFloors, outs, perMiB []float64
 	var peak int64
 	b.SetBytes(bytes)
 	b.ResetTimer()
@@ -338,6 +353,10 @@ func benchCommand(b *testing.B, shape benchshape.Shape, size int, replaces bool,
 		for _, path := range copies {
 			os.Remove(path)
 		}
+		var out time.Duration
+		if output != "" {
+			out, _ = timed(b, "cat", output)
+		}
 		b.StartTimer()
 		d, rss := timed(b, bin, args(dir, i)...)
 		b.StopTimer()
@@ -349,6 +368,9 @@ func benchCommand(b *testing.B, shape benchshape.Shape, size int, replaces bool,
 			floorsCp = append(floorsCp, float64(floor)/float64(cp))
 			cmdFloors = append(cmdFloors, float64(d)/float64(cmdFloor))
 		}
+		if output != "" {
+			outs = append(outs, float64(d)/float64(out))
+		}
 		perMiB = append(perMiB, float64(d)/1e6/(float64(bytes)/(1<<20)))
 		peak = max(peak, rss)
 	}
@@ -357,6 +379,9 @@ func benchCommand(b *testing.B, shape benchshape.Shape, size int, replaces bool,
 		b.ReportMetric(median(floors), "x-floor")
 		b.ReportMetric(median(floorsCp), "floor-x-cp")
 		b.ReportMetric(median(cmdFloors), "x-floor-cmd")
+	}
+	if output != "" {
+		b.ReportMetric(median(outs), "x-out")
 	}
 	b.ReportMetric(median(perMiB), "ms/MiB")
 	if peak > 0 {
