@@ -3,6 +3,7 @@ package reference
 import (
 	"bytes"
 	"errors"
+	"runtime/debug"
 )
 
 // Options are the knobs of check and apply.
@@ -27,7 +28,7 @@ func Check(patch []byte, files Files, opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return checkPatch(p, files, opts)
+	return checkPatch(p, files, opts, nil)
 }
 
 // CheckInput is Check of a patch read by ReadPatch, from the same files.
@@ -36,10 +37,10 @@ func CheckInput(in *Input, files Files, opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return checkPatch(p, files, opts)
+	return checkPatch(p, files, opts, in.early)
 }
 
-func checkPatch(p *Patch, files Files, opts Options) (*Plan, error) {
+func checkPatch(p *Patch, files Files, opts Options, known *hashed) (*Plan, error) {
 	m, err := p.Resolve(opts.Strip)
 	if err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ func checkPatch(p *Patch, files Files, opts Options) (*Plan, error) {
 			return nil, err
 		}
 	}
-	plan, err := Evaluate(m, files)
+	plan, err := evaluate(m, files, known)
 	if err != nil {
 		return nil, err
 	}
@@ -82,12 +83,41 @@ func Evaluate(m *Move, files Files) (*Plan, error) { return evaluate(m, files, n
 type hashed struct {
 	payload []byte
 	sum     string // hex SHA-256
+	// done, when not nil, is closed once a goroutine has set sum, or
+	// recovered fault (startHash).
+	done  chan struct{}
+	fault any
+}
+
+// startHash hashes payload on a goroutine of its own: the bytes of a run
+// that ReadPatch found in a file, most likely the patch's payload, hashed
+// while the rest of the patch is read (issue 23). A fault reading a file
+// that shrank is recovered, and panics again in whoever wants the sum.
+func startHash(payload []byte) *hashed {
+	k := &hashed{payload: payload, done: make(chan struct{})}
+	go func() {
+		defer close(k.done)
+		defer func() { k.fault = recover() }()
+		debug.SetPanicOnFault(true)
+		k.sum = sha256Hex(payload)
+	}()
+	return k
+}
+
+// settle waits for a hash startHash took, if any.
+func (k *hashed) settle() {
+	if k != nil && k.done != nil {
+		<-k.done
+	}
 }
 
 // sumOf returns payload's hex SHA-256, known without hashing when payload
 // is k's bytes themselves.
 func (k *hashed) sumOf(payload []byte) string {
 	if k != nil && len(payload) == len(k.payload) && (len(payload) == 0 || &payload[0] == &k.payload[0]) {
+		if k.settle(); k.fault != nil {
+			panic(k.fault)
+		}
 		return k.sum
 	}
 	return sha256Hex(payload)

@@ -24,6 +24,9 @@ const DefaultInputLimit int64 = 1 << 30
 type Input struct {
 	data  []byte // the bytes read, or kept (see ReadPatch)
 	holes []hole // the lines ReadPatch left out of data
+	// early is the hash of the first large run of payload lines ReadPatch
+	// found in a file, taken as it reads on; nil when there is none.
+	early *hashed
 	mem   inputMemory
 	// parsed says Parse ran, and gave patch or err.
 	parsed bool
@@ -36,8 +39,11 @@ type Input struct {
 // Parse).
 func (in *Input) Bytes() []byte { return in.data }
 
-// Release returns the input's memory. It may be called more than once.
+// Release returns the input's memory, once the hash ReadPatch may have
+// started is taken: it reads a file of the tree, so Release comes before
+// the tree's Workspace is closed. It may be called more than once.
 func (in *Input) Release() error {
+	in.early.settle()
 	in.data = nil
 	return in.mem.free()
 }

@@ -441,6 +441,9 @@ func (s *patchStream) runOne() error {
 	}
 	s.last, s.lastAt = src, q
 	s.in.holes = append(s.in.holes, hole{at: at, line: src[q : q+k : q+k], run: lines})
+	if prefix != ' ' && k >= splitMin && s.in.early == nil {
+		s.in.early = startHash(src[q : q+k : q+k])
+	}
 	if err := s.keep([]byte{prefix, '\n'}); err != nil {
 		return err
 	}

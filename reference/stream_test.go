@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -875,5 +876,82 @@ func TestReadPatchLineRunningPastTheFile(t *testing.T) {
 		}
 		parsesAsWhole(t, in, text)
 		in.Release()
+	}
+}
+
+// TestReadPatchHashesTheRunEarly: the first run of payload lines of a
+// megabyte or more that a file holds is hashed while the patch is read on,
+// and check takes that hash for the payload, which is the run's bytes
+// themselves: a patch that is right checks as its whole text does, and
+// one whose payload-sha256 is wrong is still hash_mismatch. A smaller
+// block starts no hash.
+func TestReadPatchHashesTheRunEarly(t *testing.T) {
+	t.Parallel()
+	const n = 80000 // 4.8 MB, a block of 1.2 MB
+	file := logFile(n, "\n")
+	other := bytes.ReplaceAll(file, []byte("INFO"), []byte("WARN"))
+	within := movedBlock(t, MapFiles{"f": file}, "f", "", n, "\n")
+	sum := regexp.MustCompile(`payload-sha256=[0-9a-f]{64}`)
+	wrong := sum.ReplaceAll(within, []byte("payload-sha256="+zeroSum))
+	tests := []struct {
+		name  string
+		files MapFiles
+		text  []byte
+		early bool
+	}{
+		{"a block moved within its file", MapFiles{"f": file}, within, true},
+		{"a block moved to another file", MapFiles{"f": file, "g": other}, movedBlock(t, MapFiles{"f": file, "g": other}, "f", "g", n, "\n"), true},
+		{"the wrong hash", MapFiles{"f": file}, wrong, true},
+		{"a block under a megabyte", MapFiles{"f": file[:len(file)/3]}, movedBlock(t, MapFiles{"f": file[:len(file)/3]}, "f", "", n/3, "\n"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in, err := readPatch(bytes.NewReader(tt.text), int64(len(tt.text)), DefaultInputLimit, "p", tt.files, 1, longLine, streamWindow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Release()
+			if (in.early != nil) != tt.early {
+				t.Fatalf("hash started early: %v, want %v", in.early != nil, tt.early)
+			}
+			got, gotErr := CheckInput(in, tt.files, Options{Strip: 1})
+			want, wantErr := Check(tt.text, tt.files, Options{Strip: 1})
+			if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
+				t.Fatalf("error (-Check +CheckInput):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, got, sameBytesOpt); diff != "" {
+				t.Errorf("plan (-Check +CheckInput):\n%s", diff)
+			}
+			if !tt.early {
+				return
+			}
+			p, err := in.Parse()
+			must(t, err)
+			payload := p.SourceHunk().Payload
+			if len(payload) != len(in.early.payload) || &payload[0] != &in.early.payload[0] {
+				t.Errorf("the hash was taken of %d bytes other than the payload's %d", len(in.early.payload), len(payload))
+			}
+		})
+	}
+}
+
+// TestEarlyHashFaults: a hash taken early of a file that shrank meanwhile
+// faults on its goroutine, and whoever wants the sum gets the fault, which
+// is concurrent_modification.
+func TestEarlyHashFaults(t *testing.T) {
+	t.Parallel()
+	data := bytes.Repeat([]byte("a line of the file\n"), 2*bufferedMin/19)
+	mapped, path := mappedCopy(t, data)
+	must(t, os.Truncate(path, int64(len(data)/2)))
+	k := startHash(mapped)
+	got := func() (e *Error) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() { e = MappedFault(recover()) }()
+		k.sumOf(mapped)
+		return nil
+	}()
+	if got == nil || got.Code != ConcurrentModification {
+		t.Errorf("the sum of a file cut short: %v, want concurrent_modification", got)
 	}
 }
