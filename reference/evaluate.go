@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"runtime/debug"
+	"sync"
 )
 
 // Options are the knobs of check and apply.
@@ -83,40 +84,55 @@ func Evaluate(m *Move, files Files) (*Plan, error) { return evaluate(m, files, n
 type hashed struct {
 	payload []byte
 	sum     string // hex SHA-256
-	// done, when not nil, is closed once a goroutine has set sum, or
-	// recovered fault (startHash).
-	done  chan struct{}
-	fault any
+	// taken, when set (startHash), waits for the hash taken on a goroutine
+	// and returns it; it panics with a fault the goroutine recovered.
+	taken func() string
 }
 
 // startHash hashes payload on a goroutine of its own: the bytes of a run
 // that ReadPatch found in a file, most likely the patch's payload, hashed
 // while the rest of the patch is read (issue 23). A fault reading a file
-// that shrank is recovered, and panics again in whoever wants the sum.
+// that shrank is recovered, and panics again in whoever wants the sum. The
+// sum comes through a channel, so nothing reads it before it is set.
 func startHash(payload []byte) *hashed {
-	k := &hashed{payload: payload, done: make(chan struct{})}
+	type result struct {
+		sum   string
+		fault any
+	}
+	done := make(chan result, 1)
 	go func() {
-		defer close(k.done)
-		defer func() { k.fault = recover() }()
+		var r result
+		defer func() {
+			r.fault = recover()
+			done <- r
+		}()
 		debug.SetPanicOnFault(true)
-		k.sum = sha256Hex(payload)
+		r.sum = sha256Hex(payload)
 	}()
-	return k
+	return &hashed{payload: payload, taken: sync.OnceValue(func() string {
+		r := <-done
+		if r.fault != nil {
+			panic(r.fault)
+		}
+		return r.sum
+	})}
 }
 
-// settle waits for a hash startHash took, if any.
+// settle waits for a hash startHash took, if any, whatever came of it.
 func (k *hashed) settle() {
-	if k != nil && k.done != nil {
-		<-k.done
+	if k == nil || k.taken == nil {
+		return
 	}
+	defer func() { recover() }()
+	k.taken()
 }
 
 // sumOf returns payload's hex SHA-256, known without hashing when payload
 // is k's bytes themselves.
 func (k *hashed) sumOf(payload []byte) string {
 	if k != nil && len(payload) == len(k.payload) && (len(payload) == 0 || &payload[0] == &k.payload[0]) {
-		if k.settle(); k.fault != nil {
-			panic(k.fault)
+		if k.taken != nil {
+			return k.taken()
 		}
 		return k.sum
 	}
