@@ -184,6 +184,13 @@ func FuzzPlanApply(f *testing.F) {
 		if m, err := p.Resolve(1); err == nil && gen.SplitsSourceAnchors(m, fwd.Result.Moves[0]) {
 			return // -R matches the split source anchors elsewhere, as upstream does
 		}
+		if rev.Result.Status == reference.StatusAlreadyApplied && len(rev.Changes) == 0 {
+			// The reversed insertion's text, its one line of context on
+			// each side and the payload, already occurs once in the tree
+			// after the move: behavior.md's idempotence rule makes that
+			// already applied, whatever the tree was before.
+			return
+		}
 		if d := treeDiff(tree, after.Apply(rev)); d != "" || rev.Result.Status != reference.StatusApplied {
 			fail("-R succeeded (%s) without restoring the tree: %s", rev.Result.Status, d)
 		}
