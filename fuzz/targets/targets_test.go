@@ -181,20 +181,34 @@ func FuzzPlanApply(f *testing.F) {
 		if err != nil {
 			return // -R may refuse when the source context is not unique afterwards
 		}
-		if m, err := p.Resolve(1); err == nil && gen.SplitsSourceAnchors(m, fwd.Result.Moves[0]) {
+		m, err := p.Resolve(1)
+		if err != nil {
+			fail("the planned patch does not resolve: %v", err)
+		}
+		if gen.SplitsSourceAnchors(m, fwd.Result.Moves[0]) {
 			return // -R matches the split source anchors elsewhere, as upstream does
 		}
 		if rev.Result.Status == reference.StatusAlreadyApplied && len(rev.Changes) == 0 {
-			// The reversed insertion's text, its one line of context on
-			// each side and the payload, already occurs once in the tree
-			// after the move: behavior.md's idempotence rule makes that
-			// already applied, whatever the tree was before.
+			// behavior.md's idempotence rule: the reversed insertion's
+			// text, the source hunk's context around the payload, already
+			// occurs exactly once in the source file after the move, so -R
+			// is already applied whatever the tree was before.
+			if m.Source == nil || !occursOnce(after[m.Src], slices.Concat(m.Source.Before, m.Source.Payload, m.Source.After)) {
+				fail("-R is already_applied, but the source hunk's text does not occur once in %s after the move", m.Src)
+			}
 			return
 		}
 		if d := treeDiff(tree, after.Apply(rev)); d != "" || rev.Result.Status != reference.StatusApplied {
 			fail("-R succeeded (%s) without restoring the tree: %s", rev.Result.Status, d)
 		}
 	})
+}
+
+// occursOnce reports whether text occurs in data at exactly one offset,
+// counting occurrences that overlap.
+func occursOnce(data, text []byte) bool {
+	i := bytes.Index(data, text)
+	return i >= 0 && bytes.LastIndex(data, text) == i
 }
 
 func describe(p *reference.Plan, err error) string {
