@@ -80,18 +80,15 @@ func PlanDocument(req *Request, files Files) (*Plan, *Patch, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	doc, err := p.document()
-	if err != nil {
-		return nil, nil, err
-	}
-	return p.result(), doc, nil
+	return p.document()
 }
 
-// document renders the patch, self-checked (PLAN-034). The payload's hash,
-// one core's work (a tenth of a second for a payload of 150 MB), is taken
-// while the patch is rendered and its outline parsed, which leave a core
-// idle for long (issue 23).
-func (p *planner) document() (*Patch, error) {
+// document renders the patch, self-checked (PLAN-034), and returns it with
+// the plan it was checked against. The payload's hash, one core's work (a
+// tenth of a second for a payload of 150 MB), is taken while the patch is
+// rendered and its outline parsed, which leave a core idle for long
+// (issue 23).
+func (p *planner) document() (*Plan, *Patch, error) {
 	var doc *Patch
 	var err error
 	parallel(func() {
@@ -100,13 +97,14 @@ func (p *planner) document() (*Patch, error) {
 		}
 	}, func() { p.payloadSHA256() })
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	doc.PayloadSHA256 = p.payloadSHA256()
-	if err := p.selfCheck(doc, p.result()); err != nil {
-		return nil, err
+	out := p.result()
+	if err := p.selfCheck(doc, out); err != nil {
+		return nil, nil, err
 	}
-	return doc, nil
+	return out, doc, nil
 }
 
 func plan(req *Request, files Files) (*planner, error) {

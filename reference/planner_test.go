@@ -229,7 +229,7 @@ func TestSelfCheckHashesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.sum = strings.Repeat("0", 64)
-	doc, err := p.document()
+	_, doc, err := p.document()
 	if err != nil {
 		t.Fatalf("document: %v, want nil: the payload hashed again", err)
 	}
