@@ -38,7 +38,7 @@ func Format(p *Patch) []byte {
 	// needs no clearing (a clear of this size, page by page, cannot be
 	// interrupted and stalls a garbage collection meanwhile).
 	b := bytes.NewBuffer(bulk(size))
-	formatTo(b, p)
+	formatTo(bufferWriter{b}, p)
 	return b.Bytes()
 }
 
@@ -64,13 +64,27 @@ func WritePatch(w io.Writer, p *Patch) error {
 // plan's time on a block of 300,000 lines (issue 23).
 const gatherSize = 64 << 10
 
-// documentWriter is what a document is rendered to: a bytes.Buffer, or
-// a stickyWriter around a stream.
-type documentWriter interface {
+// byteWriter takes a rendered document's pieces.
+type byteWriter interface {
 	io.Writer
 	io.ByteWriter
 	io.StringWriter
 }
+
+// documentWriter is what a document is rendered to: a bufferWriter, a
+// stickyWriter around a stream, or a runWriter. Each writes a part's body
+// lines its own way; all but runWriter by formatLines.
+type documentWriter interface {
+	byteWriter
+	writeLines(prefix byte, data []byte)
+}
+
+// bufferWriter renders a document into memory (Format).
+type bufferWriter struct{ *bytes.Buffer }
+
+func (b bufferWriter) writeLines(prefix byte, data []byte) { formatLines(b, prefix, data) }
+
+func (s *stickyWriter) writeLines(prefix byte, data []byte) { formatLines(s, prefix, data) }
 
 // stickyWriter passes writes to w until one fails, then keeps that error
 // and drops every later write. Writes shorter than the room of gathered
@@ -175,12 +189,12 @@ func formatHunk(b documentWriter, id string, h *Hunk) {
 	if h.Role == RoleTarget {
 		prefix = '+'
 	}
-	formatLines(b, ' ', h.Before)
-	formatLines(b, prefix, h.Payload)
+	b.writeLines(' ', h.Before)
+	b.writeLines(prefix, h.Payload)
 	if emptyLine {
 		b.WriteString(string(prefix) + "\n" + NoNewlineMarker + "\n")
 	}
-	formatLines(b, ' ', h.After)
+	b.writeLines(' ', h.After)
 	if len(h.Before)+len(h.Payload)+len(h.After) == 0 && !emptyLine {
 		b.WriteByte('\n') // upstream writes an empty body as one blank line
 	}
@@ -189,10 +203,7 @@ func formatHunk(b documentWriter, id string, h *Hunk) {
 // formatLines writes data as body lines with the given prefix, marking a
 // last line that has no "\n". A mapped file's bytes are read through
 // buffers (see cursor), each written as it is read.
-func formatLines(b documentWriter, prefix byte, data []byte) {
-	if r, ok := b.(*runWriter); ok {
-		data = r.run(prefix, data)
-	}
+func formatLines(b byteWriter, prefix byte, data []byte) {
 	c := newCursor(data, 0, 1)
 	defer c.close()
 	open := false // a line is started and not ended
@@ -224,19 +235,18 @@ type runWriter struct {
 	holes []hole
 }
 
-// run writes the whole lines of data, a part's, as a hole when there are
-// two or more, and returns what is left to write: the last line when it
-// has no newline.
-func (r *runWriter) run(prefix byte, data []byte) []byte {
+// writeLines writes the whole lines of data, a part's, as a hole when
+// there are two or more, and the rest, a last line with no newline, by
+// formatLines.
+func (r *runWriter) writeLines(prefix byte, data []byte) {
 	cut := bytes.LastIndexByte(data, '\n') + 1
-	lines := bytes.Count(data[:cut], newline)
-	if lines < 2 {
-		return data
+	if lines := bytes.Count(data[:cut], newline); lines >= 2 {
+		r.holes = append(r.holes, hole{at: r.Len(), line: data[:cut:cut], run: lines})
+		r.WriteByte(prefix)
+		r.WriteByte('\n')
+		data = data[cut:]
 	}
-	r.holes = append(r.holes, hole{at: r.Len(), line: data[:cut:cut], run: lines})
-	r.WriteByte(prefix)
-	r.WriteByte('\n')
-	return data[cut:]
+	formatLines(r, prefix, data)
 }
 
 // Patch returns the document that describes m, with the a/ and b/
