@@ -209,6 +209,10 @@ func (p *planner) selection(data []byte, also *stepper) (Range, error) {
 	return sel.Ranges[0], nil
 }
 
+// anchorFinalText is the anchor of an insertion request's final text
+// (PLAN-041).
+const anchorFinalText = "target_before+payload+target_after"
+
 // targetAnchor names the target sides given, for errors.
 func (p *planner) targetAnchor() string {
 	switch {
@@ -316,10 +320,17 @@ func (p *planner) insert() error {
 		return err
 	}
 	p.want = p.tree.segments()
-	if m := findJoined(dt, p.tb(), p.payload, p.ta()); m.Unique() {
+	// The final text is counted before the anchor is matched (PLAN-018,
+	// PLAN-045).
+	switch m := findJoined(dt, p.tb(), p.payload, p.ta()); {
+	case m.Unique():
 		ip := m.Ranges[0].Start + len(p.tb())
 		p.target, p.insertAt, p.status = &m.Ranges[0], &ip, StatusAlreadyApplied
 		return nil
+	case m.Count > 1:
+		e := withAnchor(ambiguous(TargetAmbiguous, "target", dst, dt, m), anchorFinalText)
+		e.Message = "the insertion's final text is ambiguous in " + dst + ": " + strconvCount(m) + " matches"
+		return e
 	}
 	anchor, ip, err := p.placement(dt, findJoined(dt, p.tb(), p.ta()))
 	if err != nil {
