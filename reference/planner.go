@@ -198,7 +198,7 @@ func (p *planner) selection(data []byte, also *stepper) (Range, error) {
 	sel := envelopes(data, []byte(*p.req.SrcStart), []byte(*p.req.SrcEnd), also)
 	switch {
 	case sel.Count == 0:
-		return Range{}, &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: selectionAnchor,
+		return Range{}, &Error{Code: SourceNotFound, Phase: "source", Path: path, Anchor: selectionAnchor, Matches: counted(0),
 			Message: "src_start ... src_end does not occur in " + path}
 	case !sel.Unique():
 		e := ambiguous(SourceAmbiguous, "source", path, data, sel)
@@ -230,7 +230,7 @@ func (p *planner) placement(data []byte, m Matches) (Range, int, error) {
 	tb := p.tb()
 	switch {
 	case m.Count == 0:
-		return Range{}, 0, &Error{Code: TargetNotFound, Phase: "target", Path: p.sh.dst, Anchor: p.targetAnchor(),
+		return Range{}, 0, &Error{Code: TargetNotFound, Phase: "target", Path: p.sh.dst, Anchor: p.targetAnchor(), Matches: counted(0),
 			Message: "the target anchor does not occur in " + p.sh.dst}
 	case !m.Unique():
 		e := ambiguous(TargetAmbiguous, "target", p.sh.dst, data, m)
