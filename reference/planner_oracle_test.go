@@ -100,8 +100,11 @@ func oracle(req *Request, tree MapFiles) expectation {
 			return fail(HashMismatch) // the payload is known before the target is sought
 		}
 		d := string(tree[dst])
-		if occ := naiveOccurrences(d, tb+p+ta); len(occ) == 1 {
+		switch occ := naiveOccurrences(d, tb+p+ta); {
+		case len(occ) == 1:
 			return done(StatusAlreadyApplied, nil, occ[0]+len(tb))
+		case len(occ) > 1:
+			return fail(TargetAmbiguous) // the final text, before the anchor (PLAN-045)
 		}
 		occ := naiveOccurrences(d, tb+ta)
 		switch {

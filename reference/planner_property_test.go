@@ -173,16 +173,19 @@ func moveRequest(c moveCase) (MapFiles, *Request) {
 	case k < 70: // in-file deletion
 		req.Src, req.Dst = "a", s(DevNull)
 		selection(a)
-	case k < 85: // in-file insertion, sometimes already done
+	case k < 85: // in-file insertion, sometimes already done, once or twice
 		req.Src, req.Dst, req.Payload = DevNull, s("b"), s(payload)
 		if c.Variant < 3 {
 			bd := runeBounds(b)
 			ip := bd[c.IP%len(bd)]
 			b = b[:ip] + payload + b[ip:]
-			tree["b"] = []byte(b)
 			x := runesBefore(b, ip, 0, c.TB)
 			y := runesAfter(b, ip+len(payload), len(b), c.TA)
 			req.TargetBefore, req.TargetAfter = s(b[x:ip]), s(b[ip+len(payload):y])
+			if c.Variant == 2 { // the final text twice (PLAN-045)
+				b += b[x:y]
+			}
+			tree["b"] = []byte(b)
 		} else {
 			placement(b, -1, -1)
 		}
