@@ -83,10 +83,9 @@ func Evaluate(m *Move, files Files) (*Plan, error) { return evaluate(m, files, n
 // payload as large as its file is computed once (issue 23).
 type hashed struct {
 	payload []byte
-	sum     string // hex SHA-256
-	// taken, when set (startHash), waits for the hash taken on a goroutine
-	// and returns it; it panics with a fault the goroutine recovered.
-	taken func() string
+	// sum returns the payload's hex SHA-256. startHash's waits for the
+	// hash taken on a goroutine, and panics with a fault it recovered.
+	sum func() string
 }
 
 // startHash hashes payload on a goroutine of its own: the bytes of a run
@@ -109,7 +108,7 @@ func startHash(payload []byte) *hashed {
 		debug.SetPanicOnFault(true)
 		r.sum = sha256Hex(payload)
 	}()
-	return &hashed{payload: payload, taken: sync.OnceValue(func() string {
+	return &hashed{payload: payload, sum: sync.OnceValue(func() string {
 		r := <-done
 		if r.fault != nil {
 			panic(r.fault)
@@ -120,21 +119,18 @@ func startHash(payload []byte) *hashed {
 
 // settle waits for a hash startHash took, if any, whatever came of it.
 func (k *hashed) settle() {
-	if k == nil || k.taken == nil {
+	if k == nil {
 		return
 	}
 	defer func() { recover() }()
-	k.taken()
+	k.sum()
 }
 
 // sumOf returns payload's hex SHA-256, known without hashing when payload
 // is k's bytes themselves.
 func (k *hashed) sumOf(payload []byte) string {
 	if k != nil && len(payload) == len(k.payload) && (len(payload) == 0 || &payload[0] == &k.payload[0]) {
-		if k.taken != nil {
-			return k.taken()
-		}
-		return k.sum
+		return k.sum()
 	}
 	return sha256Hex(payload)
 }

@@ -391,7 +391,8 @@ func TestHashJudgedFirst(t *testing.T) {
 func TestHashedSumOf(t *testing.T) {
 	t.Parallel()
 	payload := []byte("x\n")
-	k := &hashed{payload: payload, sum: "known"}
+	known := func() string { return "known" }
+	k := &hashed{payload: payload, sum: known}
 	for _, tt := range []struct {
 		name string
 		k    *hashed
@@ -402,7 +403,7 @@ func TestHashedSumOf(t *testing.T) {
 		{"a copy", k, []byte("x\n"), sha("x\n")},
 		{"a shorter slice", k, payload[:1], sha("x")},
 		{"a later slice", k, payload[1:], sha("\n")},
-		{"empty, known empty", &hashed{sum: "known"}, []byte{}, "known"},
+		{"empty, known empty", &hashed{sum: known}, []byte{}, "known"},
 		{"empty, known not", k, nil, sha("")},
 		{"nothing known", nil, payload, sha("x\n")},
 	} {

@@ -493,7 +493,7 @@ func (p *planner) selfCheck(doc *Patch, want *Plan) error {
 	if err != nil {
 		return err
 	}
-	got, err := evaluate(m, p.tree, &hashed{payload: p.payload, sum: p.payloadSHA256()})
+	got, err := evaluate(m, p.tree, &hashed{payload: p.payload, sum: p.payloadSHA256})
 	if err != nil {
 		return err
 	}
