@@ -169,7 +169,9 @@ func evaluate(m *Move, files Files, known *hashed) (*Plan, error) {
 	r := &e.plan.Result
 	for _, path := range r.Affected { // changed follows affected order
 		for _, c := range e.plan.Changes {
-			if c.Path == path {
+			// A file whose section spells it two ways is listed under
+			// both, as 1.1's releases list it (PATH-014).
+			if samePath(c.Path, path) {
 				r.Changed = append(r.Changed, path)
 			}
 		}
@@ -269,9 +271,14 @@ func (e *evaluation) relocate() error {
 		return err
 	}
 	dt := ds
-	if !e.m.Same() {
+	if e.m.Src != e.m.Dst {
+		// Another file, or the same one spelled another way, whose
+		// spelling is checked as the target's path (PATH-014).
 		if dt, err = e.files.ReadFile(e.m.Dst); err != nil {
 			return err
+		}
+		if e.m.Same() {
+			dt = ds
 		}
 	}
 	var sm, am Matches

@@ -265,11 +265,11 @@ func (m *Move) Patch() *Patch {
 	case m.Shape == ShapeRemove:
 		section("a/"+m.Src, DevNull, "", m.Source)
 	case m.Shape == ShapeInsert:
-		section("a/"+m.Dst, "b/"+m.Dst, "", m.Target)
+		section("a/"+m.Src, "b/"+m.Dst, "", m.Target)
 	case m.Shape == ShapeDelete:
-		section("a/"+m.Src, "b/"+m.Src, "", m.Source)
+		section("a/"+m.Src, "b/"+m.Dst, "", m.Source)
 	case m.Same():
-		section("a/"+m.Src, "b/"+m.Src, "", m.Source, m.Target)
+		section("a/"+m.Src, "b/"+m.Dst, "", m.Source, m.Target)
 	default:
 		section("a/"+m.Src, "b/"+m.Src, RoleSource, m.Source)
 		section("a/"+m.Dst, "b/"+m.Dst, RoleTarget, m.Target)

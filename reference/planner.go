@@ -242,15 +242,18 @@ func (p *planner) placement(data []byte, m Matches) (Range, int, error) {
 
 func (p *planner) relocate() error {
 	src, dst := p.sh.src, p.sh.dst
-	same := src == dst
+	same := samePath(src, dst) // one file, however spelled (PATH-016)
 	ds, err := p.read(src)
 	if err != nil {
 		return err
 	}
 	dt := ds
-	if !same {
+	if src != dst {
 		if dt, err = p.read(dst); err != nil {
 			return err
+		}
+		if same {
+			dt, p.tree[dst] = ds, ds
 		}
 	}
 	// In one file, the anchor is searched alongside the selection: one

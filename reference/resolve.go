@@ -17,8 +17,10 @@ type Move struct {
 	Source, Target *Hunk
 }
 
-// Same reports whether the move stays within one file.
-func (m *Move) Same() bool { return m.Src == m.Dst }
+// Same reports whether the move stays within one file, however its two
+// paths are spelled: "a//f.txt" and "a/f.txt" name one file, which the
+// releases move as a same-file relocation (PATH-016).
+func (m *Move) Same() bool { return samePath(m.Src, m.Dst) }
 
 // Payload returns the bytes the move carries.
 func (m *Move) Payload() []byte {
@@ -32,10 +34,11 @@ func (m *Move) Payload() []byte {
 // returns the move to plan. Stripping a whole path, --- and +++ paths of a
 // file -> file section that name different files after cleaning, and the
 // two sections of a cross-file move naming the same file are parse_error.
-// A section's --- path names its file, but for the one section of an
-// in-file move, whose +++ path does (PATH-014); the --- path then only has
-// to name the same file. The paths themselves are checked when the tree
-// is read.
+// A section's --- path names its file; the one section of an in-file move
+// gives its --- path as the move's src and its +++ path as its dst, each
+// checked and read where a hunk needs it: src for the source hunk, dst for
+// the target hunk (PATH-014). The paths themselves are checked when the
+// tree is read.
 func (p *Patch) Resolve(strip int) (*Move, error) {
 	m := &Move{ID: decodePath(p.ID), PayloadSHA256: p.PayloadSHA256, Shape: p.Shape(),
 		Source: p.SourceHunk(), Target: p.TargetHunk()}
@@ -66,8 +69,8 @@ func (p *Patch) Resolve(strip int) (*Move, error) {
 			m.Src = old
 		case s.Role == RoleTarget:
 			m.Dst = old
-		default: // one file: its +++ path is the operation path, as upstream's
-			m.Src, m.Dst = new, new
+		default: // one file, possibly spelled two ways
+			m.Src, m.Dst = old, new
 		}
 	}
 	if len(paths) == 2 && samePath(paths[0], paths[1]) {

@@ -100,6 +100,8 @@ func TestCheckSuccessJSON(t *testing.T) {
 		{"check claims a write", good, successWant{after: after, dry: true, strip: 1}, []string{"OUT-007"}},
 		{"bare ok", `{"ok":true}`, successWant{after: after, strip: 1}, []string{"OUT-003", "OUT-010"}},
 		{"wrong changed", strings.Replace(good, `"changed":["f"]`, `"changed":[]`, 1), successWant{after: after, strip: 1}, []string{"OUT-005"}},
+		{"one file under two spellings (PATH-014)", strings.NewReplacer(`"changed":["f"]`, `"changed":["f","./f"]`, `"affected":["f"]`, `"affected":["./f","f"]`).Replace(good), successWant{after: after, strip: 1}, nil},
+		{"one path listed twice alike", strings.Replace(good, `"changed":["f"]`, `"changed":["f","f"]`, 1), successWant{after: after, strip: 1}, []string{"OUT-005"}},
 		{"noop that changes", strings.Replace(good, `"noop":false`, `"noop":true`, 1), successWant{after: after, strip: 1}, []string{"OUT-008"}},
 		{"status", strings.Replace(good, `"applied"`, `"noop"`, 1), successWant{after: after, strip: 1}, []string{"OUT-009"}},
 		{"strip", good, successWant{after: after, strip: 0}, []string{"OUT-010"}},

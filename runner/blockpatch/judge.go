@@ -167,11 +167,16 @@ func checkSuccessJSON(doc map[string]any, raw []byte, before cases.Tree, w succe
 	}
 	want := changedPaths(before, w.after)
 	changed, isList := stringList(doc["changed"])
+	if d := duplicate(changed); d != "" {
+		add("changed lists %q twice (OUT-005)", d)
+	}
 	cleanPaths(changed)
 	if _, present := doc["changed"]; present && !isList {
 		add("changed is %s, want a list of paths", runner.JSONText(doc["changed"]))
 	} else if isList {
-		got := slices.Sorted(slices.Values(changed))
+		// A file that a patch spells two ways may be listed under both
+		// spellings (PATH-014): the cleaned paths are compared as a set.
+		got := slices.Compact(slices.Sorted(slices.Values(changed)))
 		if !slices.Equal(got, want) {
 			add("changed lists %s, but the paths whose bytes change are %s (OUT-005)", runner.JSONText(changed), runner.JSONText(want))
 		}
@@ -224,6 +229,17 @@ func checkSuccessJSON(doc map[string]any, raw []byte, before cases.Tree, w succe
 		}
 	}
 	return out
+}
+
+// duplicate returns a path ps lists twice, spelled alike, or "".
+func duplicate(ps []string) string {
+	sorted := slices.Sorted(slices.Values(ps))
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			return sorted[i]
+		}
+	}
+	return ""
 }
 
 // cleanPaths reads dir//f and f/, which a patch may write, as the paths
