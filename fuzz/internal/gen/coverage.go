@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 )
 
 // Area is one thing a generated scenario can exercise, with the spec
@@ -92,6 +94,21 @@ var Areas = func() []Area {
 		{"trap: source 13 times", []string{"MATCH-005", "MATCH-010"}, noted("trap: the source occurs 13 times")},
 		{"trap: creation onto a file with other bytes", []string{"SHAPE-012"}, noted("trap: the created file exists with other bytes")},
 		{"trap: removal of a file with other bytes", []string{"SHAPE-014"}, noted("trap: the removed file holds other bytes")},
+		{"trap: payload at the target and still at the source", []string{"IDEM-011", "IDEM-012", "IDEM-013", "IDEM-002"}, noted("trap: the payload is at the target and still at the source")},
+		{"trap: removed file already gone", []string{"IDEM-010", "PLAN-039"}, noted("trap: the removed file is already gone")},
+		{"trap: final text twice", []string{"IDEM-002", "IDEM-003", "PLAN-045"}, noted("trap: the final text occurs twice")},
+		{"empty payload in an in-file shape", []string{"SHAPE-007"}, func(sc *Scenario) bool {
+			m := sc.Move
+			return sc.Protocol == ProtoPatch && m != nil && m.Shape != reference.ShapeCreate && m.Shape != reference.ShapeRemove && len(m.Payload()) == 0
+		}},
+		{"target hunk with no context in an existing file", []string{"SHAPE-008"}, func(sc *Scenario) bool {
+			m := sc.Move
+			if sc.Protocol != ProtoPatch || m == nil || m.Target == nil {
+				return false
+			}
+			_, exists := sc.Files[m.Dst]
+			return exists && len(m.Target.Before)+len(m.Target.After) == 0
+		}},
 	}
 	mutatorIDs := map[string][]string{
 		"flip-byte": {"FMT-001", "FMT-003", "FMT-012"}, "drop-line": {"FMT-003", "FMT-016"}, "duplicate-line": {"FMT-003", "FMT-016", "FMT-026"},
@@ -101,7 +118,7 @@ var Areas = func() []Area {
 		"change-hunk-id": {"FMT-013"}, "add-metadata": {"FMT-009", "FMT-010"}, "swap-hunks": {"FMT-019", "FMT-027"}, "drop-final-newline": {"FMT-008"},
 		"unknown-member": {"PLAN-002"}, "number-member": {"PLAN-004"}, "drop-member": {"PLAN-005", "PLAN-012"}, "duplicate-member": {"PLAN-003"},
 		"truncate-json": {"PLAN-003"}, "not-an-object": {"PLAN-001", "PLAN-003"}, "empty-member": {"PLAN-005", "PLAN-013"}, "bad-mode": {"PLAN-021"},
-		"lone-surrogate": {"PLAN-043"}, "trailing-garbage": {"PLAN-003"},
+		"lone-surrogate": {"PLAN-043"}, "trailing-garbage": {"PLAN-003"}, "null-endpoint": {"PLAN-017", "PLAN-005"},
 	}
 	for _, name := range PatchMutators {
 		a = append(a, Area{"patch mutator " + name, mutatorIDs[name], func(sc *Scenario) bool {

@@ -2,7 +2,9 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -98,6 +100,72 @@ func TestMutatorsChangeSomething(t *testing.T) {
 		out, got := MutateRequest(sc.Request, Mutation{Op: op, At: 5})
 		if got != name || bytes.Equal(out, sc.Request) {
 			t.Errorf("%s: named %q, changed %v: %s", name, got, !bytes.Equal(out, sc.Request), out)
+		}
+	}
+}
+
+// outcome runs a scenario's first step on the reference: plan for a
+// request, check for a patch.
+func outcome(sc *Scenario) (*reference.Plan, error) {
+	if sc.Protocol == ProtoRequest {
+		req, err := reference.DecodeRequest(sc.Request)
+		if err != nil {
+			return nil, err
+		}
+		return reference.PlanRequest(req, sc.Files)
+	}
+	return reference.Check(sc.Patch, sc.Files, reference.Options{Strip: sc.Strip, Reverse: len(sc.Args) > 0})
+}
+
+// TestTrapsReachTheirStates checks that each trap and the null-endpoint
+// mutator build the state they are named for, by the answer the spec
+// gives that state.
+func TestTrapsReachTheirStates(t *testing.T) {
+	t.Parallel()
+	// a.txt "a\nb\naa\n", b.txt "b\naba\n"; the payload "b\n" of a.txt
+	// goes between the lines of b.txt.
+	cross := Spec{Shape: ShapeCross, Files: [][]int{{0, 1, 4}, {1, 6}}, Paths: []int{0, 1}, Dst: 1, PS: 2, PL: 1, CB: 2, CA: 3, IP: 2, TB: 2, TA: 4}
+	// a.txt "a\nb\n", "x = 1\n" inserted between its lines.
+	insert := Spec{Protocol: ProtoRequest, Shape: ShapeInsert, Files: [][]int{{0, 1}}, Paths: []int{0}, Payload: []int{10}, IP: 2, TB: 2, TA: 2}
+	remove := Spec{Shape: ShapeRemove, Files: [][]int{{0, 1}}, Paths: []int{0}}
+	with := func(s Spec, f func(*Spec)) Spec { f(&s); return s }
+	for _, tc := range []struct {
+		name   string
+		spec   Spec
+		note   string
+		code   reference.Code // "" for success
+		status reference.Status
+		anchor string
+	}{
+		{"half done cross-file (IDEM-011)", with(cross, func(s *Spec) { s.Trap = TrapHalfDone }),
+			"trap: the payload is at the target and still at the source", reference.PartialAppliedDuplicate, "", ""},
+		{"final text twice, insertion request (PLAN-045)", with(insert, func(s *Spec) { s.Trap = TrapFinalTwice }),
+			"trap: the final text occurs twice", reference.TargetAmbiguous, "", "target_before+payload+target_after"},
+		{"final text twice, cross-file patch (IDEM-002)", with(cross, func(s *Spec) { s.Trap = TrapFinalTwice; s.Done = 1 }),
+			"trap: the final text occurs twice", reference.TargetAmbiguous, "", ""},
+		{"removed file gone, patch (IDEM-010)", with(remove, func(s *Spec) { s.Trap = TrapHalfDone }),
+			"trap: the removed file is already gone", "", reference.StatusAlreadyApplied, ""},
+		{"removed file gone, request (PLAN-039)", with(remove, func(s *Spec) { s.Trap = TrapHalfDone; s.Protocol = ProtoRequest }),
+			"trap: the removed file is already gone", reference.FileNotFound, "", ""},
+		{"null endpoints (PLAN-017)", with(insert, func(s *Spec) { s.Mutations = []Mutation{{Op: len(RequestMutators) - 1, At: 0}} }),
+			"null-endpoint", reference.InvalidMoveArgs, "", ""},
+	} {
+		sc := Build(tc.spec)
+		if !slices.Contains(sc.Notes, tc.note) {
+			t.Errorf("%s: notes %q lack %q", tc.name, sc.Notes, tc.note)
+			continue
+		}
+		plan, err := outcome(sc)
+		var e *reference.Error
+		switch {
+		case tc.code == "" && err != nil:
+			t.Errorf("%s: %v, want status %s", tc.name, err, tc.status)
+		case tc.code == "" && plan.Result.Status != tc.status:
+			t.Errorf("%s: status %s, want %s", tc.name, plan.Result.Status, tc.status)
+		case tc.code != "" && !errors.As(err, &e):
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)
+		case tc.code != "" && (e.Code != tc.code || tc.anchor != "" && e.Anchor != tc.anchor):
+			t.Errorf("%s: %s anchor %q, want %s anchor %q", tc.name, e.Code, e.Anchor, tc.code, tc.anchor)
 		}
 	}
 }

@@ -21,7 +21,7 @@ var NumPatchMutators = len(PatchMutators)
 var RequestMutators = []string{
 	"unknown-member", "number-member", "drop-member", "duplicate-member",
 	"truncate-json", "not-an-object", "empty-member", "bad-mode",
-	"lone-surrogate", "trailing-garbage",
+	"lone-surrogate", "trailing-garbage", "null-endpoint",
 }
 
 // NumRequestMutators is len(RequestMutators).
@@ -370,6 +370,37 @@ func mutateRequest(r []byte, op, at int) []byte {
 		return append(append(bytes.Clone(r[:m[4]+1]), `\ud800`...), r[m[4]+1:]...)
 	case "trailing-garbage":
 		return append(r, []string{" {}", "x", "\n\n", " null"}[abs(at>>4)%4]...)
+	case "null-endpoint":
+		// src, dst or both (PLAN-017) set to /dev/null, added when missing.
+		keys := [][]string{{"src", "dst"}, {"src"}, {"dst"}}[abs(at>>4)%3]
+		out := r
+		for _, k := range keys {
+			if out = setMember(out, k, `"/dev/null"`); out == nil {
+				return nil
+			}
+		}
+		return out
 	}
 	return nil
+}
+
+// setMember gives the request's member key the JSON value v, in place
+// when the member is there (its last occurrence) and first otherwise; nil
+// when r is not an object.
+func setMember(r []byte, key, v string) []byte {
+	if !bytes.HasPrefix(r, []byte("{")) {
+		return nil
+	}
+	ms := memberRE.FindAllSubmatchIndex(r, -1)
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := ms[i]
+		if string(r[m[2]:m[3]]) == key {
+			return append(append(bytes.Clone(r[:m[4]]), v...), r[m[5]:]...)
+		}
+	}
+	sep := ","
+	if len(ms) == 0 {
+		sep = ""
+	}
+	return append([]byte(`{"`+key+`":`+v+sep), r[1:]...)
 }

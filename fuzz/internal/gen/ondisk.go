@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,6 +61,26 @@ const (
 // EnvNames name the surroundings.
 var EnvNames = []string{"", "source in a read-only folder", "hard link to the written file"}
 
+// Traps (Spec.Trap): the tree holds what the move does not expect.
+// TrapTwice adds a second copy of the target anchor (of the source with
+// its context for a deletion), makes a creation's destination a file with
+// other bytes and gives a removed file other bytes; TrapMany adds 12 more
+// copies of the anchor, past the count where 1.1.0 stops
+// (matches_truncated). TrapHalfDone leaves the tree as a move cut short
+// after its first write: a relocation's payload already at the target
+// while the source still holds it (partial_applied_duplicate), a removed
+// file already gone. TrapFinalTwice puts the final text, target anchor
+// around the payload, twice into the destination (IDEM-002, IDEM-003,
+// PLAN-045).
+const (
+	TrapNone = iota
+	TrapTwice
+	TrapMany
+	TrapHalfDone
+	TrapFinalTwice
+	numTraps
+)
+
 // OtherVersions are the versions Spec.Version 1 to 4 write instead of 1:
 // the ones an integer parser accepts come first.
 var OtherVersions = []string{"2", "01", "0", "1.1"}
@@ -107,8 +128,8 @@ func drawAreas(r *rand.Rand, s *Spec, o Options) {
 	if s.Protocol != ProtoRequest && r.IntN(12) == 0 {
 		s.Blank = 1
 	}
-	if r.IntN(5) == 0 {
-		s.Trap = 1 + r.IntN(2)
+	if r.IntN(3) == 0 {
+		s.Trap = 1 + r.IntN(numTraps-1)
 	}
 }
 
@@ -185,8 +206,15 @@ func (s Spec) trick(l *layout) cases.Tree {
 // traps on the tree, the read-only folder and the hard link, the version,
 // the blank line and the delivery.
 func (sc *Scenario) areas(s Spec, l layout, shape int) {
-	if s.Trap != 0 {
-		sc.trap(l, shape, abs(s.Trap)%2 == 0)
+	switch abs(s.Trap) % numTraps {
+	case TrapTwice:
+		sc.trap(l, shape, false)
+	case TrapMany:
+		sc.trap(l, shape, true)
+	case TrapHalfDone:
+		sc.halfDone(l, shape)
+	case TrapFinalTwice:
+		sc.finalTwice(l, shape)
 	}
 	switch abs(s.Env) % numEnvs {
 	case EnvReadOnly:
@@ -268,6 +296,44 @@ func (sc *Scenario) trap(l layout, shape int, many bool) {
 			sc.Notes = append(sc.Notes, "trap: the target anchor occurs "+times)
 		}
 	}
+}
+
+// halfDone leaves the tree as a move stopped after its first write: the
+// payload inserted at the target while the source still holds it, or a
+// removed file already gone. It acts only on an untouched tree, where the
+// layout's offsets still hold.
+func (sc *Scenario) halfDone(l layout, shape int) {
+	switch shape {
+	case ShapeRelocate, ShapeCross:
+		d, ok := sc.Files[l.dst]
+		if !ok || !bytes.Equal(d, l.dstData) || shape == ShapeRelocate && l.ip > l.ps && l.ip < l.pe {
+			return
+		}
+		sc.Files[l.dst] = slices.Concat(d[:l.ip], l.payload, d[l.ip:])
+		sc.Notes = append(sc.Notes, "trap: the payload is at the target and still at the source")
+	case ShapeRemove:
+		if _, ok := sc.Files[l.src]; ok {
+			delete(sc.Files, l.src)
+			sc.Notes = append(sc.Notes, "trap: the removed file is already gone")
+		}
+	}
+}
+
+// finalTwice appends the final text (target anchor around the payload) to
+// the destination twice.
+func (sc *Scenario) finalTwice(l layout, shape int) {
+	if shape != ShapeRelocate && shape != ShapeCross && shape != ShapeInsert {
+		return
+	}
+	d, ok := sc.Files[l.dst]
+	if !ok {
+		return
+	}
+	for range 2 {
+		d = concat3(d, l.tb, l.payload, l.ta)
+	}
+	sc.Files[l.dst] = d
+	sc.Notes = append(sc.Notes, "trap: the final text occurs twice")
 }
 
 func concat3(a, b, c, d []byte) []byte {

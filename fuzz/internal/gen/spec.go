@@ -122,10 +122,8 @@ type Spec struct {
 	Version int
 	// Blank 1 puts a blank line inside the first hunk, counts raised.
 	Blank int
-	// Trap 1 makes the move's refusal certain: a second copy of the
-	// anchor, creation onto a file with other bytes, removal of a file
-	// with other bytes; Trap 2 does the same with 12 more copies of the
-	// anchor, past the count where 1.1.0 stops (matches_truncated).
+	// Trap changes the tree so that the move meets a state it must
+	// refuse or recognise (TrapTwice ...).
 	Trap int
 }
 
