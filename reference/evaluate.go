@@ -169,9 +169,9 @@ func evaluate(m *Move, files Files, known *hashed) (*Plan, error) {
 	r := &e.plan.Result
 	for _, path := range r.Affected { // changed follows affected order
 		for _, c := range e.plan.Changes {
-			// A file whose section spells it two ways is listed under
-			// both, as 1.1's releases list it (PATH-014).
-			if samePath(c.Path, path) {
+			// A file whose patch spells it two ways is listed under
+			// both, as 1.1's releases list it (PATH-014, PATH-016).
+			if sameFile(c.Path, path) {
 				r.Changed = append(r.Changed, path)
 			}
 		}

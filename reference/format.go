@@ -253,7 +253,10 @@ func (r *runWriter) writeLines(prefix byte, data []byte) {
 // prefixes that the default -p1 strips: one section for a same-file move,
 // in-file insertion or deletion (source hunk first), a role=source and a
 // role=target section for a cross-file move, and /dev/null headers for
-// whole-file creation and removal. The hunks are shared with m.
+// whole-file creation and removal. A relocation takes one section when the
+// patch parser reads its paths as one file (samePath): "f" and "f/" name
+// one file but take two sections, as the releases render them. The hunks
+// are shared with m.
 func (m *Move) Patch() *Patch {
 	p := &Patch{ID: m.ID, PayloadSHA256: m.PayloadSHA256}
 	section := func(old, new string, role Role, hunks ...*Hunk) {
@@ -268,7 +271,7 @@ func (m *Move) Patch() *Patch {
 		section("a/"+m.Src, "b/"+m.Dst, "", m.Target)
 	case m.Shape == ShapeDelete:
 		section("a/"+m.Src, "b/"+m.Dst, "", m.Source)
-	case m.Same():
+	case samePath(m.Src, m.Dst):
 		section("a/"+m.Src, "b/"+m.Dst, "", m.Source, m.Target)
 	default:
 		section("a/"+m.Src, "b/"+m.Src, RoleSource, m.Source)

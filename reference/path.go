@@ -144,8 +144,14 @@ func invalidPrefix(s string) int {
 	return n
 }
 
-// samePath reports whether two stripped paths name the same file after
-// cleaning ("x//f" and "x/f" do; a trailing slash counts).
+// sameFile reports whether two operation paths name one file on disk:
+// "x//f", "x/f" and "x/f/" do (PATH-016).
+func sameFile(a, b string) bool { return path.Clean(a) == path.Clean(b) }
+
+// samePath reports whether two stripped paths name the same file as the
+// releases' patch parser reads them ("x//f" and "x/f" do, "x/f/" and "x/f"
+// do not): in one section they must (PATH-011), in two they must not, and
+// one section is what a move between them renders to.
 func samePath(a, b string) bool {
 	clean := func(p string) string {
 		c := path.Clean(p)

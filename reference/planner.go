@@ -242,7 +242,7 @@ func (p *planner) placement(data []byte, m Matches) (Range, int, error) {
 
 func (p *planner) relocate() error {
 	src, dst := p.sh.src, p.sh.dst
-	same := samePath(src, dst) // one file, however spelled (PATH-016)
+	same := sameFile(src, dst) // one file, however spelled (PATH-016)
 	ds, err := p.read(src)
 	if err != nil {
 		return err

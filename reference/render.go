@@ -25,7 +25,7 @@ package reference
 // the caller to set (see document).
 func (p *planner) render() (*Patch, error) {
 	src, dst := p.sh.src, p.sh.dst
-	same := samePath(src, dst)
+	same := samePath(src, dst) // one section (Move.Patch)
 	ds, dt := p.tree[src], p.tree[dst]
 	// Whole-file hunks start at line 1 on the file's side, or 0 when the
 	// payload is empty; the /dev/null side is 0,0.

@@ -18,9 +18,9 @@ type Move struct {
 }
 
 // Same reports whether the move stays within one file, however its two
-// paths are spelled: "a//f.txt" and "a/f.txt" name one file, which the
-// releases move as a same-file relocation (PATH-016).
-func (m *Move) Same() bool { return samePath(m.Src, m.Dst) }
+// paths are spelled: "a//f.txt", "a/f.txt" and "a/f.txt/" name one file,
+// which the releases move as a same-file relocation (PATH-016).
+func (m *Move) Same() bool { return sameFile(m.Src, m.Dst) }
 
 // Payload returns the bytes the move carries.
 func (m *Move) Payload() []byte {
