@@ -311,9 +311,9 @@ func (l layout) move(shape int, wrongHash bool) *reference.Move {
 	case ShapeRelocate, ShapeCross:
 		m.Shape, m.Src, m.Dst, m.Source, m.Target = reference.ShapeRelocate, l.src, l.dst, source(), target()
 	case ShapeInsert:
-		m.Shape, m.Src, m.Dst, m.Target = reference.ShapeInsert, l.dst, l.dst, target()
+		m.Shape, m.Src, m.Dst, m.Target = reference.ShapeInsert, l.src, l.dst, target()
 	case ShapeDelete:
-		m.Shape, m.Src, m.Dst, m.Source = reference.ShapeDelete, l.src, l.src, source()
+		m.Shape, m.Src, m.Dst, m.Source = reference.ShapeDelete, l.src, l.dst, source()
 	case ShapeCreate:
 		m.Shape, m.Src, m.Dst = reference.ShapeCreate, reference.DevNull, l.dst
 		m.Target = NewHunk(reference.RoleTarget, nil, 0, nil, l.payload, nil)
@@ -350,6 +350,11 @@ func (l layout) request(shape int, s Spec) []byte {
 		switch shape {
 		case ShapeCross:
 			set("dst", l.dst)
+			anchors()
+		case ShapeRelocate:
+			if l.dst != l.src {
+				set("dst", l.dst)
+			}
 			anchors()
 		case ShapeDelete:
 			set("dst", reference.DevNull)

@@ -117,10 +117,10 @@ func outcome(sc *Scenario) (*reference.Plan, error) {
 	return reference.Check(sc.Patch, sc.Files, reference.Options{Strip: sc.Strip, Reverse: len(sc.Args) > 0})
 }
 
-// TestTrapsReachTheirStates checks that each trap and the null-endpoint
-// mutator build the state they are named for, by the answer the spec
-// gives that state.
-func TestTrapsReachTheirStates(t *testing.T) {
+// TestKnobsReachTheirStates checks that each trap, the path spellings and
+// the null-endpoint mutator build the state they are named for, by the
+// answer the spec gives that state.
+func TestKnobsReachTheirStates(t *testing.T) {
 	t.Parallel()
 	// a.txt "a\nb\naa\n", b.txt "b\naba\n"; the payload "b\n" of a.txt
 	// goes between the lines of b.txt.
@@ -147,6 +147,17 @@ func TestTrapsReachTheirStates(t *testing.T) {
 			"trap: the removed file is already gone", "", reference.StatusAlreadyApplied, ""},
 		{"removed file gone, request (PLAN-039)", with(remove, func(s *Spec) { s.Trap = TrapHalfDone; s.Protocol = ProtoRequest }),
 			"trap: the removed file is already gone", reference.FileNotFound, "", ""},
+		{"insertion, dst ./a.txt (PATH-014)", with(insert, func(s *Spec) { s.Protocol = ProtoPatch; s.PathTrick = TrickSpellDst }),
+			TrickNames[TrickSpellDst], reference.InvalidPath, "", ""},
+		{"insertion, src ./a.txt (PATH-014)", with(insert, func(s *Spec) { s.Protocol = ProtoPatch; s.PathTrick = TrickSpellSrc }),
+			TrickNames[TrickSpellSrc], "", reference.StatusApplied, ""},
+		{"deletion, src ./a.txt (PATH-014)", with(remove, func(s *Spec) { s.Shape = ShapeDelete; s.PL = 1; s.PathTrick = TrickSpellSrc }),
+			TrickNames[TrickSpellSrc], reference.InvalidPath, "", ""},
+		{"relocation, dst x/../a.txt (PATH-014)", with(insert, func(s *Spec) {
+			s.Protocol, s.Shape = ProtoPatch, ShapeRelocate
+			s.PS, s.PL, s.IP, s.TB, s.TA = 0, 1, 4, 2, 0
+			s.PathTrick = TrickSpellDst + numTricks
+		}), TrickNames[TrickSpellDst], reference.InvalidPath, "", ""},
 		{"null endpoints (PLAN-017)", with(insert, func(s *Spec) { s.Mutations = []Mutation{{Op: len(RequestMutators) - 1, At: 0}} }),
 			"null-endpoint", reference.InvalidMoveArgs, "", ""},
 	} {

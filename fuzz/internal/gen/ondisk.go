@@ -33,8 +33,11 @@ var DeliverNames = []string{"path", "- and stdin", "stdin, no path", "-i", "--in
 // absolute (under /dev/null, where nothing can be read or made), with a
 // .. segment that stays inside, with one that leaves and comes back,
 // through a symlinked folder inside the tree, as a symlink to the file,
-// through a symlinked folder that leads outside the tree, and with
-// backslashes for separators, as a Windows tool writes it (PATH-003).
+// through a symlinked folder that leads outside the tree, with
+// backslashes for separators, as a Windows tool writes it (PATH-003), and
+// the source or the destination alone spelled another way, so that one
+// file has two spellings (PATH-014, PATH-016): "./" before it, its last
+// "/" doubled, or a "/" after it, picked by PathTrick / numTricks.
 const (
 	TrickNone = iota
 	TrickAbsolute
@@ -44,11 +47,13 @@ const (
 	TrickSymlinkFile
 	TrickSymlinkOutside
 	TrickBackslash
+	TrickSpellSrc
+	TrickSpellDst
 	numTricks
 )
 
 // TrickNames name the path tricks.
-var TrickNames = []string{"", "absolute path", ".. inside", ".. leaving and coming back", "symlinked folder", "symlink to the file", "symlink leading outside", "backslash separators"}
+var TrickNames = []string{"", "absolute path", ".. inside", ".. leaving and coming back", "symlinked folder", "symlink to the file", "symlink leading outside", "backslash separators", "src spelled another way", "dst spelled another way"}
 
 // Surroundings (Spec.Env).
 const (
@@ -106,6 +111,9 @@ func drawAreas(r *rand.Rand, s *Spec, o Options) {
 	}
 	if r.IntN(5) == 0 {
 		s.PathTrick = 1 + r.IntN(numTricks-1)
+		if s.PathTrick >= TrickSpellSrc {
+			s.PathTrick += numTricks * r.IntN(len(spellings))
+		}
 	}
 	switch r.IntN(10) {
 	case 0, 1:
@@ -140,6 +148,18 @@ func containsInt(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// spellings write a path another way that names the same file.
+var spellings = []func(string) string{
+	func(p string) string { return "./" + p },
+	func(p string) string {
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			return p[:i] + "//" + p[i+1:]
+		}
+		return "x/../" + p
+	},
+	func(p string) string { return p + "/" },
 }
 
 // readOnlySource moves the source file into the read-only folder.
@@ -192,6 +212,15 @@ func (s Spec) trick(l *layout) cases.Tree {
 		if strings.Contains(p, "/") {
 			q = strings.ReplaceAll(p, "/", `\`)
 		}
+	case TrickSpellSrc, TrickSpellDst:
+		spell := spellings[abs(s.PathTrick)/numTricks%len(spellings)]
+		if t == TrickSpellSrc && l.src != "" && l.src != "/dev/null" {
+			l.src = spell(l.src)
+		}
+		if t == TrickSpellDst && l.dst != "" && l.dst != "/dev/null" {
+			l.dst = spell(l.dst)
+		}
+		return extra
 	}
 	if l.src == p {
 		l.src = q
