@@ -277,12 +277,16 @@ func (e *evaluation) relocate() error {
 		if dt, err = e.files.ReadFile(e.m.Dst); err != nil {
 			return err
 		}
-		if e.m.Same() {
-			dt = ds
-		}
+	}
+	// One file under two names, spelled two ways or hard linked, is
+	// moved as one (PATH-016).
+	linked := !e.m.Same() && linkedFiles(e.files, e.m.Src, e.m.Dst)
+	one := e.m.Same() || linked
+	if one {
+		dt = ds
 	}
 	var sm, am Matches
-	if e.m.Same() { // one read of the file for both searches
+	if one { // one read of the file for both searches
 		sm, am = findBoth(ds, [][]byte{src.Before, e.payload, src.After}, [][]byte{tgt.Before, tgt.After})
 	} else {
 		sm = findText(ds, src.Before, e.payload, src.After)
@@ -305,7 +309,7 @@ func (e *evaluation) relocate() error {
 	pe := ps + len(e.payload)
 	e.move().SourceRange = &Range{ps, pe}
 
-	if !e.m.Same() {
+	if !one {
 		fm, err := e.final(dt)
 		switch {
 		case err != nil:
@@ -314,14 +318,14 @@ func (e *evaluation) relocate() error {
 			return withAnchor(partialDuplicate(e.m.Src, e.m.Dst, Range{ps, pe}, fm.Ranges[0], e.m.PayloadSHA256), anchorTarget)
 		}
 	}
-	if !e.m.Same() {
+	if !one {
 		am = findJoined(dt, tgt.Before, tgt.After)
 	}
 	ip, err := e.anchor(dt, am)
 	if err != nil {
 		return err
 	}
-	if !e.m.Same() {
+	if !one {
 		e.setInsert(ip)
 		e.plan.Changes = []Change{
 			{Path: e.m.Dst, Data: [][]byte{dt[:ip], e.payload, dt[ip:]}},
@@ -344,6 +348,9 @@ func (e *evaluation) relocate() error {
 	lo, hi := min(ps, ip), max(pe, ip)
 	if !equalSegments(out[1:3], ds[lo:hi]) {
 		e.plan.Changes = []Change{{Path: e.m.Src, Data: out}}
+		if linked { // each name gets the file's new bytes, the destination first
+			e.plan.Changes = []Change{{Path: e.m.Dst, Data: out}, {Path: e.m.Src, Data: out}}
+		}
 	}
 	return nil
 }

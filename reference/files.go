@@ -22,6 +22,29 @@ func folderOf(f Files) string {
 	return ""
 }
 
+// linker is a Files that can tell two names of one file (hard links) from
+// two files that hold equal bytes.
+type linker interface {
+	// linked reports whether the paths a and b, both read, name one file.
+	linked(a, b string) bool
+}
+
+// linkedFiles reports whether f knows a and b, both read, as names of one
+// file, which a relocation between them moves as one (PATH-016).
+func linkedFiles(f Files, a, b string) bool {
+	l, ok := f.(linker)
+	return ok && l.linked(a, b)
+}
+
+// linkedPair is a tree in which the paths a and b name one file: the tree
+// a plan found them linked in, for its self-check.
+type linkedPair struct {
+	MapFiles
+	a, b string
+}
+
+func (l linkedPair) linked(x, y string) bool { return x == l.a && y == l.b || x == l.b && y == l.a }
+
 // MapFiles is an in-memory tree for the pure core: a missing key is a
 // missing file.
 type MapFiles map[string][]byte

@@ -145,6 +145,9 @@ type planner struct {
 	// tree holds every file read, so the self-check evaluates the rendered
 	// patch against exactly the bytes the plan was made from.
 	tree MapFiles
+	// linked says src and dst are two names of one file, hard linked
+	// (PATH-016): moved as one file, the result written under both.
+	linked bool
 
 	payload []byte
 	sum     string // payloadSHA256's, once computed
@@ -242,7 +245,6 @@ func (p *planner) placement(data []byte, m Matches) (Range, int, error) {
 
 func (p *planner) relocate() error {
 	src, dst := p.sh.src, p.sh.dst
-	same := sameFile(src, dst) // one file, however spelled (PATH-016)
 	ds, err := p.read(src)
 	if err != nil {
 		return err
@@ -252,9 +254,13 @@ func (p *planner) relocate() error {
 		if dt, err = p.read(dst); err != nil {
 			return err
 		}
-		if same {
-			dt, p.tree[dst] = ds, ds
-		}
+	}
+	// One file under two names, spelled two ways or hard linked, is
+	// moved as one (PATH-016).
+	p.linked = !sameFile(src, dst) && linkedFiles(p.files, src, dst)
+	same := sameFile(src, dst) || p.linked
+	if same && src != dst {
+		dt, p.tree[dst] = ds, ds
 	}
 	// In one file, the anchor is searched alongside the selection: one
 	// read of the file for both.
@@ -291,6 +297,9 @@ func (p *planner) relocate() error {
 		p.want[src] = [][]byte{ds[:ip], p.payload, ds[ip:ps], ds[pe:]}
 	} else {
 		p.want[src] = [][]byte{ds[:ps], ds[pe:ip], p.payload, ds[ip:]}
+	}
+	if p.linked { // each name gets the file's new bytes
+		p.want[dst] = p.want[src]
 	}
 	return nil
 }
@@ -496,7 +505,11 @@ func (p *planner) selfCheck(doc *Patch, want *Plan) error {
 	if err != nil {
 		return err
 	}
-	got, err := evaluate(m, p.tree, &hashed{payload: p.payload, sum: p.payloadSHA256})
+	var tree Files = p.tree
+	if p.linked {
+		tree = linkedPair{p.tree, p.sh.src, p.sh.dst}
+	}
+	got, err := evaluate(m, tree, &hashed{payload: p.payload, sum: p.payloadSHA256})
 	if err != nil {
 		return err
 	}

@@ -162,6 +162,14 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	return snap.data, nil
 }
 
+// linked implements linker: a and b were read as one file, by device and
+// inode.
+func (w *Workspace) linked(a, b string) bool {
+	sa, oka := w.seen[a]
+	sb, okb := w.seen[b]
+	return oka && okb && !sa.absent && !sb.absent && os.SameFile(sa.info, sb.info)
+}
+
 // readFound reads the file name of d that resolve found for path, within
 // the input limit, and closes d; Close releases the file if it is mapped.
 func (w *Workspace) readFound(d *treeDir, name string, info fs.FileInfo, path string) (snapshot, error) {
