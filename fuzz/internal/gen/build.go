@@ -65,7 +65,7 @@ func Build(s Spec) *Scenario {
 	sc.Notes = append(sc.Notes, ShapeNames[shape])
 	l := s.layout(files, taken, shape)
 	real := l
-	if extra := s.trick(&l); extra != nil {
+	if extra := s.trick(&l, shape); extra != nil {
 		sc.Extra = extra
 		sc.Notes = append(sc.Notes, TrickNames[abs(s.PathTrick)%numTricks])
 	}

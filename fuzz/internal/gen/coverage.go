@@ -84,6 +84,10 @@ var Areas = func() []Area {
 		{"path: backslash separators", []string{"PATH-003"}, noted(TrickNames[TrickBackslash])},
 		{"path: src spelled another way", []string{"PATH-014", "PATH-016", "PATH-011"}, noted(TrickNames[TrickSpellSrc])},
 		{"path: dst spelled another way", []string{"PATH-014", "PATH-016", "PATH-011"}, noted(TrickNames[TrickSpellDst])},
+		{"path: dst a hard link to src", []string{"PATH-016", "WRITE-003"}, func(sc *Scenario) bool {
+			_, ok := sc.Extra[linkedDst]
+			return ok
+		}},
 		{"source in a read-only folder (write fails midway)", []string{"WRITE-001", "WRITE-004", "ERR-003"}, noted(EnvNames[EnvReadOnly])},
 		{"hard link to the written file", []string{"WRITE-003", "WRITE-011"}, noted(EnvNames[EnvHardLink])},
 		{"version other than 1", []string{"FMT-002"}, func(sc *Scenario) bool {

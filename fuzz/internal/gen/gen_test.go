@@ -180,3 +180,26 @@ func TestKnobsReachTheirStates(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkedDstTrick: the hard-link trick turns a same-file relocation
+// into a move between two names of one file, patch and request alike.
+func TestLinkedDstTrick(t *testing.T) {
+	t.Parallel()
+	s := Spec{Shape: ShapeRelocate, Files: [][]int{{0, 1, 4}}, Paths: []int{0}, PS: 2, PL: 1, IP: 7, TB: 3, PathTrick: TrickLinkedDst}
+	for _, proto := range []int{ProtoPatch, ProtoRequest} {
+		s.Protocol = proto
+		sc := Build(s)
+		if e, ok := sc.Extra[linkedDst]; !ok || e.Hardlink != "a.txt" {
+			t.Errorf("protocol %d: extra %v, want %s a hard link to a.txt", proto, sc.Extra, linkedDst)
+		}
+		if sc.Move.Src != "a.txt" || sc.Move.Dst != linkedDst {
+			t.Errorf("protocol %d: move %s -> %s, want a.txt -> %s", proto, sc.Move.Src, sc.Move.Dst, linkedDst)
+		}
+		if proto == ProtoPatch && !bytes.Contains(sc.Patch, []byte("role=target")) {
+			t.Errorf("the patch is not two sections:\n%s", sc.Patch)
+		}
+		if proto == ProtoRequest && !bytes.Contains(sc.Request, []byte(`"dst":"`+linkedDst+`"`)) {
+			t.Errorf("the request names no dst %s: %s", linkedDst, sc.Request)
+		}
+	}
+}

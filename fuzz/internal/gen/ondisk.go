@@ -37,7 +37,9 @@ var DeliverNames = []string{"path", "- and stdin", "stdin, no path", "-i", "--in
 // backslashes for separators, as a Windows tool writes it (PATH-003), and
 // the source or the destination alone spelled another way, so that one
 // file has two spellings (PATH-014, PATH-016): "./" before it, its last
-// "/" doubled, or a "/" after it, picked by PathTrick / numTricks.
+// "/" doubled, or a "/" after it, picked by PathTrick / numTricks; and a
+// same-file relocation whose destination is another name of the file, a
+// hard link (PATH-016).
 const (
 	TrickNone = iota
 	TrickAbsolute
@@ -49,11 +51,12 @@ const (
 	TrickBackslash
 	TrickSpellSrc
 	TrickSpellDst
+	TrickLinkedDst
 	numTricks
 )
 
 // TrickNames name the path tricks.
-var TrickNames = []string{"", "absolute path", ".. inside", ".. leaving and coming back", "symlinked folder", "symlink to the file", "symlink leading outside", "backslash separators", "src spelled another way", "dst spelled another way"}
+var TrickNames = []string{"", "absolute path", ".. inside", ".. leaving and coming back", "symlinked folder", "symlink to the file", "symlink leading outside", "backslash separators", "src spelled another way", "dst spelled another way", "dst a hard link to src"}
 
 // Surroundings (Spec.Env).
 const (
@@ -97,6 +100,7 @@ const (
 	linkName    = "ln"
 	fileLink    = "ln.txt"
 	hardLink    = "hl"
+	linkedDst   = "twin"
 )
 
 // drawAreas draws the AllAreas knobs. Each is on often enough that a
@@ -111,8 +115,12 @@ func drawAreas(r *rand.Rand, s *Spec, o Options) {
 	}
 	if r.IntN(5) == 0 {
 		s.PathTrick = 1 + r.IntN(numTricks-1)
-		if s.PathTrick >= TrickSpellSrc {
+		if s.PathTrick == TrickSpellSrc || s.PathTrick == TrickSpellDst {
 			s.PathTrick += numTricks * r.IntN(len(spellings))
+		}
+		// The hard link needs a same-file relocation to act on.
+		if s.PathTrick == TrickLinkedDst && (len(o.Shapes) == 0 || containsInt(o.Shapes, ShapeRelocate)) {
+			s.Shape = ShapeRelocate
 		}
 	}
 	switch r.IntN(10) {
@@ -180,7 +188,7 @@ func (s Spec) readOnlySource(files []file, taken map[string]bool) []file {
 
 // trick rewrites the layout's source path (or, for a creation, its
 // destination) by s.PathTrick and returns the entries the trick needs.
-func (s Spec) trick(l *layout) cases.Tree {
+func (s Spec) trick(l *layout, shape int) cases.Tree {
 	t := abs(s.PathTrick) % numTricks
 	if t == TrickNone {
 		return nil
@@ -219,6 +227,12 @@ func (s Spec) trick(l *layout) cases.Tree {
 		}
 		if t == TrickSpellDst && l.dst != "" && l.dst != "/dev/null" {
 			l.dst = spell(l.dst)
+		}
+		return extra
+	case TrickLinkedDst:
+		if shape == ShapeRelocate && l.src == l.dst {
+			extra[linkedDst] = cases.Entry{Hardlink: l.src}
+			l.dst = linkedDst
 		}
 		return extra
 	}
