@@ -423,3 +423,50 @@ func (r *readCounter) ReadFile(path string) ([]byte, error) {
 	r.reads++
 	return r.Files.ReadFile(path)
 }
+
+// TestOneFileTwoSpellingsReadOnce: a relocation whose src and dst spell one
+// file two ways is planned from the one read of src (PATH-016). The tree
+// gives the second spelling other bytes, as only a file changed between
+// the two reads could; planning from both would cut one read at offsets
+// found in the other, or look for the moved text in the wrong one.
+func TestOneFileTwoSpellingsReadOnce(t *testing.T) {
+	t.Parallel()
+	patch := strings.NewReplacer("a/file.txt", "a/d/f.txt", "b/file.txt", "b/d//f.txt").Replace(relocation)
+	req, err := DecodeRequest([]byte(`{"src":"d/f.txt","dst":"d//f.txt","src_start":"move","src_end":"me\n","target_before":"target\n"}`))
+	wantCode(t, err, "")
+	for _, tt := range []struct {
+		before, after string
+		status        Status
+	}{
+		{"alpha\nmove me\nomega\ntarget\n", "alpha\nomega\ntarget\nmove me\n", StatusApplied},
+		{"alpha\nomega\ntarget\nmove me\n", "", StatusAlreadyApplied},
+	} {
+		tree := MapFiles{"d/f.txt": []byte(tt.before), "d//f.txt": []byte("x\n")}
+		var want []Change
+		if tt.after != "" {
+			want = []Change{{Path: "d/f.txt", Data: [][]byte{[]byte(tt.after)}}}
+		}
+		checked, err := Check([]byte(patch), tree, Options{Strip: 1})
+		wantCode(t, err, "")
+		planned, err := PlanRequest(req, tree)
+		if tt.status == StatusAlreadyApplied {
+			planned, err = nil, nil // a request has nothing to find once moved
+		}
+		wantCode(t, err, "")
+		for name, plan := range map[string]*Plan{"check": checked, "plan": planned} {
+			if plan == nil {
+				continue
+			}
+			var got []Change
+			for _, c := range plan.Changes {
+				got = append(got, Change{Path: c.Path, Data: [][]byte{c.Bytes()}})
+			}
+			if plan.Result.Status != tt.status {
+				t.Errorf("%s of %q: status %s, want %s", name, tt.before, plan.Result.Status, tt.status)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%s of %q: changes (-want +got):\n%s", name, tt.before, d)
+			}
+		}
+	}
+}

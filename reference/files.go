@@ -36,14 +36,14 @@ func linkedFiles(f Files, a, b string) bool {
 	return ok && l.linked(a, b)
 }
 
-// linkedPair is a tree in which the paths a and b name one file: the tree
-// a plan found them linked in, for its self-check.
+// linkedPair is the tree of a plan that found its src and dst linked, for
+// the self-check, which evaluates a move between them.
 type linkedPair struct {
 	MapFiles
-	a, b string
+	src, dst string
 }
 
-func (l linkedPair) linked(x, y string) bool { return x == l.a && y == l.b || x == l.b && y == l.a }
+func (l linkedPair) linked(src, dst string) bool { return src == l.src && dst == l.dst }
 
 // MapFiles is an in-memory tree for the pure core: a missing key is a
 // missing file.
