@@ -153,10 +153,10 @@ func TestKnobsReachTheirStates(t *testing.T) {
 			TrickNames[TrickSpellSrc], "", reference.StatusApplied, ""},
 		{"deletion, src ./a.txt (PATH-014)", with(remove, func(s *Spec) { s.Shape = ShapeDelete; s.PL = 1; s.PathTrick = TrickSpellSrc }),
 			TrickNames[TrickSpellSrc], reference.InvalidPath, "", ""},
-		{"relocation, dst x/../a.txt (PATH-014)", with(insert, func(s *Spec) {
+		{"relocation, dst ./a.txt (PATH-014)", with(insert, func(s *Spec) {
 			s.Protocol, s.Shape = ProtoPatch, ShapeRelocate
 			s.PS, s.PL, s.IP, s.TB, s.TA = 0, 1, 4, 2, 0
-			s.PathTrick = TrickSpellDst + numTricks
+			s.PathTrick = TrickSpellDst
 		}), TrickNames[TrickSpellDst], reference.InvalidPath, "", ""},
 		{"null endpoints (PLAN-017)", with(insert, func(s *Spec) { s.Mutations = []Mutation{{Op: len(RequestMutators) - 1, At: 0}} }),
 			"null-endpoint", reference.InvalidMoveArgs, "", ""},

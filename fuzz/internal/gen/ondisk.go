@@ -37,7 +37,8 @@ var DeliverNames = []string{"path", "- and stdin", "stdin, no path", "-i", "--in
 // backslashes for separators, as a Windows tool writes it (PATH-003), and
 // the source or the destination alone spelled another way, so that one
 // file has two spellings (PATH-014, PATH-016): "./" before it, its last
-// "/" doubled, or a "/" after it, picked by PathTrick / numTricks; and a
+// "/" doubled (a "/" after it when it has none), or a "/" after it,
+// picked by PathTrick / numTricks; and a
 // same-file relocation whose destination is another name of the file, a
 // hard link (PATH-016).
 const (
@@ -115,12 +116,24 @@ func drawAreas(r *rand.Rand, s *Spec, o Options) {
 	}
 	if r.IntN(5) == 0 {
 		s.PathTrick = 1 + r.IntN(numTricks-1)
-		if s.PathTrick == TrickSpellSrc || s.PathTrick == TrickSpellDst {
-			s.PathTrick += numTricks * r.IntN(len(spellings))
+		if r.IntN(3) == 0 { // one file named twice: the fewest scenarios show it
+			s.PathTrick = TrickSpellSrc + r.IntN(numTricks-TrickSpellSrc)
 		}
-		// The hard link needs a same-file relocation to act on.
-		if s.PathTrick == TrickLinkedDst && (len(o.Shapes) == 0 || containsInt(o.Shapes, ShapeRelocate)) {
-			s.Shape = ShapeRelocate
+		// A path spelled two ways, or a hard link, needs a move that
+		// names one file twice: an in-file shape that reads the side
+		// spelled, or a same-file relocation.
+		shape := ShapeRelocate
+		switch s.PathTrick {
+		case TrickSpellSrc, TrickSpellDst:
+			s.PathTrick += numTricks * r.IntN(len(spellings))
+			if r.IntN(2) == 0 {
+				shape = map[int]int{TrickSpellSrc: ShapeDelete, TrickSpellDst: ShapeInsert}[s.PathTrick%numTricks]
+			}
+			fallthrough
+		case TrickLinkedDst:
+			if len(o.Shapes) == 0 || containsInt(o.Shapes, shape) {
+				s.Shape = shape
+			}
 		}
 	}
 	switch r.IntN(10) {
@@ -165,7 +178,7 @@ var spellings = []func(string) string{
 		if i := strings.LastIndexByte(p, '/'); i >= 0 {
 			return p[:i] + "//" + p[i+1:]
 		}
-		return "x/../" + p
+		return p + "/"
 	},
 	func(p string) string { return p + "/" },
 }
