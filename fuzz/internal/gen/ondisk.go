@@ -34,13 +34,12 @@ var DeliverNames = []string{"path", "- and stdin", "stdin, no path", "-i", "--in
 // .. segment that stays inside, with one that leaves and comes back,
 // through a symlinked folder inside the tree, as a symlink to the file,
 // through a symlinked folder that leads outside the tree, with
-// backslashes for separators, as a Windows tool writes it (PATH-003), and
-// the source or the destination alone spelled another way, so that one
-// file has two spellings (PATH-014, PATH-016): "./" before it, its last
-// "/" doubled (a "/" after it when it has none), or a "/" after it,
-// picked by PathTrick / numTricks; and a
-// same-file relocation whose destination is another name of the file, a
-// hard link (PATH-016).
+// backslashes for separators, as a Windows tool writes it (PATH-003); the
+// source or the destination alone spelled another way, so that one file
+// has two spellings (PATH-014, PATH-016): "./" before it, its last "/"
+// doubled (a "/" after it when it has none), or a "/" after it, picked by
+// PathTrick / numTricks; and a same-file relocation whose destination is
+// another name of the file, a hard link (PATH-016).
 const (
 	TrickNone = iota
 	TrickAbsolute
