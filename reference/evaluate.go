@@ -278,15 +278,10 @@ func (e *evaluation) relocate() error {
 			return err
 		}
 	}
-	// One file under two names, spelled two ways or hard linked, is
-	// moved as one (PATH-016).
-	linked := !e.m.Same() && linkedFiles(e.files, e.m.Src, e.m.Dst)
-	one := e.m.Same() || linked
-	if one {
-		dt = ds
-	}
+	one, linked := oneFile(e.files, e.m.Src, e.m.Dst)
 	var sm, am Matches
 	if one { // one read of the file for both searches
+		dt = ds
 		sm, am = findBoth(ds, [][]byte{src.Before, e.payload, src.After}, [][]byte{tgt.Before, tgt.After})
 	} else {
 		sm = findText(ds, src.Before, e.payload, src.After)

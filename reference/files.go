@@ -36,6 +36,17 @@ func linkedFiles(f Files, a, b string) bool {
 	return ok && l.linked(a, b)
 }
 
+// oneFile reports whether a relocation's src and dst, both read from f,
+// name one file, which it then moves as one (PATH-016): spelled two ways,
+// or linked, two names of it (hard links) that both get the result.
+func oneFile(f Files, src, dst string) (one, linked bool) {
+	if sameFile(src, dst) {
+		return true, false
+	}
+	linked = linkedFiles(f, src, dst)
+	return linked, linked
+}
+
 // linkedPair is the tree of a plan that found its src and dst linked, for
 // the self-check, which evaluates a move between them.
 type linkedPair struct {

@@ -255,10 +255,8 @@ func (p *planner) relocate() error {
 			return err
 		}
 	}
-	// One file under two names, spelled two ways or hard linked, is
-	// moved as one (PATH-016).
-	p.linked = !sameFile(src, dst) && linkedFiles(p.files, src, dst)
-	same := sameFile(src, dst) || p.linked
+	var same bool
+	same, p.linked = oneFile(p.files, src, dst)
 	if same && src != dst {
 		dt, p.tree[dst] = ds, ds
 	}

@@ -327,7 +327,7 @@ func mutateRequest(r []byte, op, at int) []byte {
 		if m == nil {
 			return nil
 		}
-		return append(append(bytes.Clone(r[:m[4]]), '1'), r[m[5]:]...)
+		return setValue(r, m, "1")
 	case "drop-member":
 		m := member()
 		if m == nil {
@@ -359,7 +359,7 @@ func mutateRequest(r []byte, op, at int) []byte {
 		if m == nil || r[m[4]] != '"' {
 			return nil
 		}
-		return append(append(bytes.Clone(r[:m[4]]), '"', '"'), r[m[5]:]...)
+		return setValue(r, m, `""`)
 	case "bad-mode":
 		return insert([]string{`"mode":"create"`, `"mode":"remove_file"`, `"mode":"create_file"`, `"mode":""`}[abs(at>>4)%4])
 	case "lone-surrogate":
@@ -395,7 +395,7 @@ func setMember(r []byte, key, v string) []byte {
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
 		if string(r[m[2]:m[3]]) == key {
-			return append(append(bytes.Clone(r[:m[4]]), v...), r[m[5]:]...)
+			return setValue(r, m, v)
 		}
 	}
 	sep := ","
@@ -403,4 +403,9 @@ func setMember(r []byte, key, v string) []byte {
 		sep = ""
 	}
 	return append([]byte(`{"`+key+`":`+v+sep), r[1:]...)
+}
+
+// setValue replaces the value of the member memberRE matched at m by v.
+func setValue(r []byte, m []int, v string) []byte {
+	return append(append(bytes.Clone(r[:m[4]]), v...), r[m[5]:]...)
 }
