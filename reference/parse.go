@@ -28,7 +28,7 @@ func parse(p *parser) (*Patch, error) {
 	patch := &Patch{}
 	for len(patch.Sections) == 0 || p.skipBlank() {
 		if len(patch.Sections) == 2 {
-			return nil, p.errorf("a patch holds one move: a third section is not allowed")
+			p.later(p.errorf("a patch holds one move: a third section is not allowed"))
 		}
 		s, meta, err := p.section()
 		if err != nil {
@@ -37,12 +37,15 @@ func parse(p *parser) (*Patch, error) {
 		if len(patch.Sections) == 0 {
 			patch.ID, patch.PayloadSHA256 = meta.id, meta.sha
 		} else if meta.id != patch.ID || meta.sha != patch.PayloadSHA256 {
-			return nil, p.errorAt(meta.line, "cross-file sections must carry the same move id and payload-sha256")
+			p.later(p.errorAt(meta.line, "cross-file sections must carry the same move id and payload-sha256"))
 		}
 		patch.Sections = append(patch.Sections, s)
 	}
 	if len(patch.Sections) == 0 {
 		return nil, p.errorf("no diff --blockpatch section")
+	}
+	if p.invalid != nil {
+		return nil, p.invalid
 	}
 	if err := checkStructure(patch); err != nil {
 		return nil, err
@@ -78,6 +81,22 @@ type parser struct {
 	// inPlace says data is the parser's to change: Input.Parse, whose
 	// memory the patch takes, joins a part's lines where they lie.
 	inPlace bool
+	// invalid is the first violation of a rule that upstream checks only
+	// once every section is read (see later).
+	invalid *Error
+}
+
+// later records a violation that is reported only if every section reads
+// to its end: a hunk's id (FMT-013), a hunk's kinds of lines (FMT-019)
+// and their contiguity (FMT-020), the hunks of a section (FMT-027), a
+// third section (FMT-028), the sections' ids (FMT-029) and a section from
+// /dev/null to /dev/null (FMT-033). Until then a line that cannot be read
+// is still parse_error and a later header path's control character still
+// invalid_path (PATH-013), as upstream finds them first (observed 1.1.0).
+func (p *parser) later(e *Error) {
+	if p.invalid == nil {
+		p.invalid = e
+	}
 }
 
 // next advances to the following line; it returns false at the end.
@@ -144,7 +163,8 @@ func (p *parser) errorAt(line int, format string, args ...any) *Error {
 }
 
 // header consumes the next line as a header line starting with prefix and
-// returns the rest of it.
+// returns the rest of it as text (FMT-036): two spellings of invalid UTF-8
+// that decode alike are one path or id, for every rule that compares them.
 func (p *parser) header(prefix, what string) (string, error) {
 	if !p.next() {
 		return "", p.errorAt(p.line+1, "unexpected end of patch: expected %s", what)
@@ -153,7 +173,7 @@ func (p *parser) header(prefix, what string) (string, error) {
 	if !bytes.HasPrefix(text, []byte(prefix)) {
 		return "", p.errorf("expected %s, found %s", what, quoteLine(p.text))
 	}
-	return string(text[len(prefix):]), nil
+	return decodeText(string(text[len(prefix):])), nil
 }
 
 type metadata struct {
@@ -185,31 +205,21 @@ func (p *parser) section() (*Section, metadata, error) {
 		return nil, meta, err
 	}
 	s := &Section{Role: meta.role, Extensions: meta.ext}
-	// A header path's control characters are refused as soon as its line
-	// is read, before the other header rules (observed 1.1.0).
-	if s.OldPath, err = p.header("--- ", "a --- header"); err != nil {
+	// Each header path is checked as soon as its line is read, control
+	// characters first (PATH-013), then its prefix, so a --- path without
+	// a/ is refused before a control character on the +++ line (observed
+	// 1.1.0); the diff --blockpatch line is compared with both after.
+	if s.OldPath, err = p.headerPath("--- ", "a/"); err != nil {
 		return nil, meta, err
 	}
-	if err := controlFree(s.OldPath, "---"); err != nil {
-		return nil, meta, err
-	}
-	if s.NewPath, err = p.header("+++ ", "a +++ header"); err != nil {
-		return nil, meta, err
-	}
-	if err := controlFree(s.NewPath, "+++"); err != nil {
+	if s.NewPath, err = p.headerPath("+++ ", "b/"); err != nil {
 		return nil, meta, err
 	}
 	if diffPaths != s.OldPath+" "+s.NewPath {
 		return nil, meta, p.errorAt(diffLine, "diff --blockpatch line must name the same paths as the --- and +++ headers")
 	}
-	if err := p.checkHeaderPath(s.OldPath, "a/", "---"); err != nil {
-		return nil, meta, err
-	}
-	if err := p.checkHeaderPath(s.NewPath, "b/", "+++"); err != nil {
-		return nil, meta, err
-	}
 	if s.OldPath == DevNull && s.NewPath == DevNull {
-		return nil, meta, p.errorf("/dev/null -> /dev/null is not a valid section")
+		p.later(p.errorf("/dev/null -> /dev/null is not a valid section"))
 	}
 	for p.skipBlank() {
 		t, _ := p.peek()
@@ -221,42 +231,39 @@ func (p *parser) section() (*Section, metadata, error) {
 			return nil, meta, err
 		}
 		if s.Hunk(h.Role) != nil {
-			return nil, meta, p.errorf("a section holds at most one blockpatch-%s hunk", h.Role)
+			p.later(p.errorf("a section holds at most one blockpatch-%s hunk", h.Role))
 		}
 		s.Hunks = append(s.Hunks, h)
 	}
 	if len(s.Hunks) == 0 {
-		return nil, meta, p.errorAt(diffLine, "section has no hunk")
+		p.later(p.errorAt(diffLine, "section has no hunk"))
 	}
 	return s, meta, nil
 }
 
-// checkHeaderPath checks a --- or +++ path: DevNull, or prefix plus a
-// non-empty path. The other path rules apply to the stripped path when
-// the tree is read.
-func (p *parser) checkHeaderPath(path, prefix, header string) error {
-	if path == DevNull {
-		return nil
+// headerPath consumes a --- or +++ line (header "--- " or "+++ ") and
+// returns its path: DevNull, or prefix and a non-empty path free of
+// control characters. The other path rules apply to the stripped path
+// when the tree is read.
+func (p *parser) headerPath(header, prefix string) (string, error) {
+	path, err := p.header(header, "a "+header[:3]+" header")
+	if err != nil {
+		return "", err
 	}
-	if !strings.HasPrefix(path, prefix) {
-		return p.errorf("%s path %s must start with %s or be /dev/null", header, strconv.Quote(path), prefix)
-	}
-	if path == prefix {
-		return p.errorf("%s header names no path", header)
-	}
-	return nil
-}
-
-// controlFree refuses a header path holding a control character as
-// invalid_path.
-func controlFree(path, header string) error {
 	for _, r := range path {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return &Error{Code: InvalidPath, Phase: "path", Path: path,
-				Message: header + " path " + strconv.Quote(path) + " holds a control character"}
+			return "", &Error{Code: InvalidPath, Phase: "path", Path: path,
+				Message: header[:3] + " path " + strconv.Quote(path) + " holds a control character"}
 		}
 	}
-	return nil
+	switch {
+	case path == DevNull:
+	case !strings.HasPrefix(path, prefix):
+		return "", p.errorf("%s path %s must start with %s or be /dev/null", header[:3], strconv.Quote(path), prefix)
+	case path == prefix:
+		return "", p.errorf("%s header names no path", header[:3])
+	}
+	return path, nil
 }
 
 var shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -328,7 +335,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		*nums[i] = n
 	}
 	if m[6] != id {
-		return nil, p.errorf("hunk id %s does not match move id %s", strconv.Quote(m[6]), strconv.Quote(id))
+		p.later(p.errorf("hunk id %s does not match move id %s", strconv.Quote(m[6]), strconv.Quote(id)))
 	}
 	headerLine := p.line
 
@@ -386,7 +393,7 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 			}
 		case payloadPrefix:
 			if part == after {
-				return nil, p.errorf("payload lines must be contiguous")
+				p.later(p.errorf("payload lines must be contiguous"))
 			}
 			part = payload
 			if h.Role == RoleSource {
@@ -395,7 +402,12 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 				new += p.lines
 			}
 		case otherPrefix:
-			return nil, p.errorf("a blockpatch-%s hunk cannot hold %q lines", h.Role, string(otherPrefix))
+			p.later(p.errorf("a blockpatch-%s hunk cannot hold %q lines", h.Role, string(otherPrefix)))
+			if otherPrefix == '-' {
+				old += p.lines
+			} else {
+				new += p.lines
+			}
 		default:
 			return nil, p.errorf("unexpected line in hunk body: %s", quoteLine(p.text))
 		}
@@ -404,6 +416,12 @@ func (p *parser) hunk(id string) (*Hunk, error) {
 		}
 		body.add(part, p.lines, p.body())
 		lastPart = part
+	}
+	if p.invalid != nil {
+		// The patch is refused: its lines need not be copied, and a
+		// payload that is not one run has no copy.
+		h.Payload = []byte{}
+		return h, nil
 	}
 	end := *p
 	*p = start

@@ -91,11 +91,11 @@ func StripPath(raw string, n int) (string, error) {
 	return strings.Join(segs[n:], "/"), nil
 }
 
-// decodePath replaces invalid UTF-8 in a patch path or id with U+FFFD, one per
-// maximal invalid subsequence as the WHATWG decoder does, because upstream
-// reads the patch as text: such a path names the replaced file, never the
-// raw bytes.
-func decodePath(p string) string {
+// decodeText replaces invalid UTF-8 in a patch's header line or a request
+// with U+FFFD, one per maximal invalid subsequence as the WHATWG decoder
+// does, because upstream reads them as text (FMT-036, PLAN-043): a path
+// holding invalid UTF-8 names the replaced file, never the raw bytes.
+func decodeText(p string) string {
 	if utf8.ValidString(p) {
 		return p
 	}

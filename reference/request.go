@@ -103,13 +103,13 @@ func jsonObject(data []byte) ([]member, error) {
 }
 
 // validUTF8 returns data with one U+FFFD for each maximal invalid subpart,
-// as decodePath reads a patch's paths: upstream decodes a request the same
+// as decodeText reads a patch's header lines: upstream decodes a request the same
 // way (PLAN-043), so a cut sequence such as e1 80 is one U+FFFD, not two.
 func validUTF8(data []byte) []byte {
 	if utf8.Valid(data) {
 		return data
 	}
-	return []byte(decodePath(string(data)))
+	return []byte(decodeText(string(data)))
 }
 
 // set stores one member's value, checking its JSON type.

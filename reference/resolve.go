@@ -40,7 +40,7 @@ func (m *Move) Payload() []byte {
 // the target hunk (PATH-014). The paths themselves are checked when the
 // tree is read.
 func (p *Patch) Resolve(strip int) (*Move, error) {
-	m := &Move{ID: decodePath(p.ID), PayloadSHA256: p.PayloadSHA256, Shape: p.Shape(),
+	m := &Move{ID: p.ID, PayloadSHA256: p.PayloadSHA256, Shape: p.Shape(),
 		Source: p.SourceHunk(), Target: p.TargetHunk()}
 	paths := make([]string, len(p.Sections))
 	for i, s := range p.Sections {
@@ -84,8 +84,7 @@ func stripHeaderPath(raw string, n int) (string, error) {
 	if raw == DevNull {
 		return DevNull, nil
 	}
-	p, err := StripPath(raw, n)
-	return decodePath(p), err
+	return StripPath(raw, n)
 }
 
 // Reverse returns the move that undoes m (-R): source and target swap

@@ -49,7 +49,7 @@ func anyFile(f func([]byte) bool) func(*Scenario) bool {
 var Areas = func() []Area {
 	a := []Area{
 		{"every scenario (protocol: exit, one JSON line, tree after each step)",
-			[]string{"ERR-001", "ERR-002", "OUT-001", "OUT-002", "OUT-003", "OUT-004", "OUT-005", "OUT-006", "OUT-007", "OUT-008", "OUT-009", "OUT-010", "OUT-012", "OUT-013", "OUT-019", "OUT-020", "CLI-026", "WRITE-001", "WRITE-002", "WRITE-008", "WRITE-009", "SHAPE-005", "MATCH-014", "FMT-017"},
+			[]string{"ERR-001", "ERR-002", "OUT-001", "OUT-002", "OUT-003", "OUT-004", "OUT-005", "OUT-006", "OUT-007", "OUT-008", "OUT-009", "OUT-010", "OUT-012", "OUT-013", "OUT-019", "OUT-020", "CLI-026", "WRITE-001", "WRITE-002", "WRITE-008", "WRITE-009", "SHAPE-005", "MATCH-014", "FMT-017", "OUT-023", "OUT-025"},
 			func(*Scenario) bool { return true }},
 		{"shape: same-file relocation", []string{"SHAPE-001", "MATCH-002", "MATCH-003", "MATCH-019", "MATCH-020", "OUT-015", "SHAPE-009", "IDEM-002"}, shapeIs(ShapeRelocate)},
 		{"shape: cross-file relocation", []string{"SHAPE-004", "WRITE-004", "WRITE-005", "IDEM-011", "FMT-029", "FMT-031", "FMT-032", "PLAN-024"}, shapeIs(ShapeCross)},
@@ -63,7 +63,7 @@ var Areas = func() []Area {
 		{"wrong payload hash", []string{"MATCH-017", "MATCH-018", "PLAN-016", "PLAN-040"}, func(sc *Scenario) bool { return sc.Spec.Hash == 1 }},
 		{"-p with extra components", []string{"PATH-009", "PATH-010", "CLI-007"}, func(sc *Scenario) bool { return sc.StripFlag }},
 		{"-R", []string{"REV-001", "REV-002", "REV-003", "REV-004", "REV-005", "REV-006", "REV-007", "REV-008", "CLI-011"}, noted("-R")},
-		{"tree already holds the outcome", []string{"IDEM-001", "IDEM-009", "IDEM-010", "PLAN-022", "PLAN-038"}, noted("already done")},
+		{"tree already holds the outcome", []string{"IDEM-001", "IDEM-009", "IDEM-010", "PLAN-022", "PLAN-038", "OUT-017"}, noted("already done")},
 		{"dry_run in the request", []string{"PLAN-036", "CLI-012"}, func(sc *Scenario) bool { return sc.Protocol == ProtoRequest && sc.Spec.DryRun == 1 }},
 		{"CRLF or bare CR in files", []string{"MATCH-001", "MATCH-021", "FMT-021"}, anyFile(func(d []byte) bool { return bytes.IndexByte(d, '\r') >= 0 })},
 		{"file without a final newline", []string{"FMT-008", "FMT-022", "MATCH-021"}, anyFile(func(d []byte) bool { return len(d) > 0 && d[len(d)-1] != '\n' })},
@@ -94,15 +94,15 @@ var Areas = func() []Area {
 			return slices.ContainsFunc(sc.Notes, func(n string) bool { return strings.HasPrefix(n, "version ") })
 		}},
 		{"blank line in a hunk, counted", []string{"FMT-018", "FMT-025"}, noted("blank line in a hunk, counted")},
-		{"trap: target anchor twice", []string{"MATCH-009", "MATCH-003"}, noted("trap: the target anchor occurs twice")},
+		{"trap: target anchor twice", []string{"MATCH-009", "MATCH-003", "PLAN-041"}, noted("trap: the target anchor occurs twice")},
 		{"trap: source twice", []string{"MATCH-005", "MATCH-002"}, noted("trap: the source occurs twice")},
 		{"trap: target anchor 13 times", []string{"MATCH-009", "MATCH-010"}, noted("trap: the target anchor occurs 13 times")},
 		{"trap: source 13 times", []string{"MATCH-005", "MATCH-010"}, noted("trap: the source occurs 13 times")},
 		{"trap: creation onto a file with other bytes", []string{"SHAPE-012"}, noted("trap: the created file exists with other bytes")},
 		{"trap: removal of a file with other bytes", []string{"SHAPE-014"}, noted("trap: the removed file holds other bytes")},
 		{"trap: payload at the target and still at the source", []string{"IDEM-011", "IDEM-012", "IDEM-013", "IDEM-002"}, noted("trap: the payload is at the target and still at the source")},
-		{"trap: removed file already gone", []string{"IDEM-010", "PLAN-039"}, noted("trap: the removed file is already gone")},
-		{"trap: final text twice", []string{"IDEM-002", "IDEM-003", "PLAN-045"}, noted("trap: the final text occurs twice")},
+		{"trap: removed file already gone", []string{"IDEM-010", "PLAN-039", "PATH-007"}, noted("trap: the removed file is already gone")},
+		{"trap: final text twice", []string{"IDEM-002", "IDEM-003", "PLAN-045", "PLAN-041"}, noted("trap: the final text occurs twice")},
 		{"empty payload in an in-file shape", []string{"SHAPE-007"}, func(sc *Scenario) bool {
 			m := sc.Move
 			return sc.Protocol == ProtoPatch && m != nil && m.Shape != reference.ShapeCreate && m.Shape != reference.ShapeRemove && len(m.Payload()) == 0
@@ -122,6 +122,9 @@ var Areas = func() []Area {
 		"swap-sections": {"FMT-029", "FMT-031"}, "change-role": {"FMT-029", "FMT-030"}, "crlf-header": {"FMT-007"},
 		"flip-payload-byte": {"MATCH-016", "MATCH-017"}, "toggle-no-newline-marker": {"FMT-022", "FMT-023"}, "flip-context-byte": {"MATCH-006", "MATCH-007", "MATCH-008"},
 		"change-hunk-id": {"FMT-013"}, "add-metadata": {"FMT-009", "FMT-010"}, "swap-hunks": {"FMT-019", "FMT-027"}, "drop-final-newline": {"FMT-008"},
+		"path-mismatch": {"FMT-004"}, "drop-path-prefix": {"FMT-005", "FMT-004"}, "context-between-payload": {"FMT-020"}, "third-section": {"FMT-028"},
+		"both-dev-null": {"FMT-033"}, "control-in-path": {"PATH-013", "FMT-004", "FMT-037"}, "invalid-utf8-in-path": {"FMT-036"}, "change-label": {"FMT-014"},
+		"folder-as-path": {"PATH-006"}, "structure-then-control": {"FMT-037", "FMT-013", "FMT-033", "FMT-005", "PATH-013"}, "folder-endpoint": {"PATH-006", "PLAN-044"}, "control-in-endpoint": {"PLAN-044"},
 		"unknown-member": {"PLAN-002"}, "number-member": {"PLAN-004"}, "drop-member": {"PLAN-005", "PLAN-012"}, "duplicate-member": {"PLAN-003"},
 		"truncate-json": {"PLAN-003"}, "not-an-object": {"PLAN-001", "PLAN-003"}, "empty-member": {"PLAN-005", "PLAN-013"}, "bad-mode": {"PLAN-021"},
 		"lone-surrogate": {"PLAN-043"}, "trailing-garbage": {"PLAN-003"}, "null-endpoint": {"PLAN-017", "PLAN-005"},

@@ -158,7 +158,7 @@ func TestKnobsReachTheirStates(t *testing.T) {
 			s.PS, s.PL, s.IP, s.TB, s.TA = 0, 1, 4, 2, 0
 			s.PathTrick = TrickSpellDst
 		}), TrickNames[TrickSpellDst], reference.InvalidPath, "", ""},
-		{"null endpoints (PLAN-017)", with(insert, func(s *Spec) { s.Mutations = []Mutation{{Op: len(RequestMutators) - 1, At: 0}} }),
+		{"null endpoints (PLAN-017)", with(insert, func(s *Spec) { s.Mutations = []Mutation{{Op: slices.Index(RequestMutators, "null-endpoint"), At: 0}} }),
 			"null-endpoint", reference.InvalidMoveArgs, "", ""},
 	} {
 		sc := Build(tc.spec)
@@ -200,6 +200,84 @@ func TestLinkedDstTrick(t *testing.T) {
 		}
 		if proto == ProtoRequest && !bytes.Contains(sc.Request, []byte(`"dst":"`+linkedDst+`"`)) {
 			t.Errorf("the request names no dst %s: %s", linkedDst, sc.Request)
+		}
+	}
+}
+
+// TestMutatorsReachTheirRequirements checks that the mutators aimed at
+// one requirement each draw the answer that requirement gives, for
+// several draws of where they strike.
+func TestMutatorsReachTheirRequirements(t *testing.T) {
+	t.Parallel()
+	// a.txt "a\nb\naa\n", b.txt "b\naba\n"; the payload "b\n" of a.txt
+	// goes between the lines of b.txt.
+	sc := Build(Spec{Shape: ShapeCross, Files: [][]int{{0, 1, 4}, {1, 6}}, Paths: []int{0, 1}, Dst: 1, PS: 2, PL: 1, CB: 2, CA: 3, IP: 2, TB: 2, TA: 4})
+	for _, tc := range []struct {
+		mutator string
+		code    reference.Code // "" for success
+	}{
+		{"path-mismatch", reference.ParseError},           // FMT-004
+		{"drop-path-prefix", reference.ParseError},        // FMT-005
+		{"context-between-payload", reference.ParseError}, // FMT-020
+		{"third-section", reference.ParseError},           // FMT-028
+		{"both-dev-null", reference.ParseError},           // FMT-033
+		{"control-in-path", reference.InvalidPath},        // PATH-013
+		{"invalid-utf8-in-path", reference.FileNotFound},  // FMT-036: the decoded name is no file
+		{"change-label", ""},                              // FMT-014
+		{"folder-as-path", reference.FileNotFound},        // PATH-006: a.txt/inner.txt runs through a file
+	} {
+		op := slices.Index(PatchMutators, tc.mutator)
+		for at := range 64 {
+			patch, name := MutatePatch(sc.Patch, Mutation{Op: op, At: at})
+			if name != tc.mutator {
+				t.Errorf("%s at %d: %s", tc.mutator, at, name)
+				continue
+			}
+			_, err := reference.Check(patch, sc.Files, reference.Options{Strip: sc.Strip})
+			var e *reference.Error
+			switch {
+			case tc.code == "" && err != nil:
+				t.Errorf("%s at %d: %v, want success\n%s", tc.mutator, at, err, patch)
+			case tc.code != "" && (!errors.As(err, &e) || e.Code != tc.code):
+				t.Errorf("%s at %d: %v, want %s\n%s", tc.mutator, at, err, tc.code, patch)
+			}
+		}
+	}
+	// FMT-037: a broken first section and a control character after it.
+	op := slices.Index(PatchMutators, "structure-then-control")
+	for at := range 64 {
+		patch, name := MutatePatch(sc.Patch, Mutation{Op: op, At: at})
+		want := reference.InvalidPath
+		if at%3 == 2 {
+			want = reference.ParseError // --- without a/ before +++ is read
+		}
+		_, err := reference.Check(patch, sc.Files, reference.Options{Strip: sc.Strip})
+		if e := (*reference.Error)(nil); name != "structure-then-control" || !errors.As(err, &e) || e.Code != want {
+			t.Errorf("structure-then-control at %d (%s): %v, want %s\n%s", at, name, err, want, patch)
+		}
+	}
+	// a.txt "a\nb\n", "x = 1\n" inserted between its lines.
+	insert := Build(Spec{Protocol: ProtoRequest, Shape: ShapeInsert, Files: [][]int{{0, 1}}, Paths: []int{0}, Payload: []int{10}, IP: 2, TB: 2, TA: 2})
+	for _, tc := range []struct {
+		mutator string
+		code    reference.Code
+	}{
+		{"folder-endpoint", reference.FileNotFound},    // PATH-006: a.txt/inner.txt runs through a file
+		{"control-in-endpoint", reference.InvalidPath}, // PLAN-044
+	} {
+		op := slices.Index(RequestMutators, tc.mutator)
+		for at := range 64 {
+			req, name := MutateRequest(insert.Request, Mutation{Op: op, At: at})
+			if name != tc.mutator {
+				t.Errorf("%s at %d: %s", tc.mutator, at, name)
+				continue
+			}
+			sc := *insert
+			sc.Request = req
+			_, err := outcome(&sc)
+			if e := (*reference.Error)(nil); !errors.As(err, &e) || e.Code != tc.code {
+				t.Errorf("%s at %d: %v, want %s\n%s", tc.mutator, at, err, tc.code, req)
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 )
 
@@ -12,6 +13,9 @@ var PatchMutators = []string{
 	"blank-line-in-hunk", "swap-sections", "change-role", "crlf-header",
 	"flip-payload-byte", "toggle-no-newline-marker", "flip-context-byte",
 	"change-hunk-id", "add-metadata", "swap-hunks", "drop-final-newline",
+	"path-mismatch", "drop-path-prefix", "context-between-payload", "third-section",
+	"both-dev-null", "control-in-path", "invalid-utf8-in-path", "change-label",
+	"folder-as-path", "structure-then-control",
 }
 
 // NumPatchMutators is len(PatchMutators).
@@ -21,7 +25,8 @@ var NumPatchMutators = len(PatchMutators)
 var RequestMutators = []string{
 	"unknown-member", "number-member", "drop-member", "duplicate-member",
 	"truncate-json", "not-an-object", "empty-member", "bad-mode",
-	"lone-surrogate", "trailing-garbage", "null-endpoint",
+	"lone-surrogate", "trailing-garbage", "null-endpoint", "folder-endpoint",
+	"control-in-endpoint",
 }
 
 // NumRequestMutators is len(RequestMutators).
@@ -272,8 +277,256 @@ func mutatePatch(p []byte, op, at int) []byte {
 			return nil
 		}
 		return p[:len(p)-1]
+	case "path-mismatch":
+		// FMT-004: one path of a section no longer matches its twin.
+		return editPath(ls, at, false, func(path []byte) []byte { return append(path, 'x') })
+	case "drop-path-prefix":
+		// FMT-005: a/ or b/ missing, on one line or on both of a path's lines.
+		return editPath(ls, at>>1, at&1 == 0, func(path []byte) []byte {
+			if len(path) > 2 && path[1] == '/' && (path[0] == 'a' || path[0] == 'b') {
+				return path[2:]
+			}
+			return nil
+		})
+	case "control-in-path":
+		// PATH-013: a control character in a path, on both of its lines or
+		// (checked before FMT-004) on the ---/+++ line only.
+		c := []string{"\t", "\x01", "\x1b", "\x7f", "\u0085", "\r"}[abs(at>>4)%6]
+		return editPath(ls, at>>1, at&1 == 0, func(path []byte) []byte { return insertAt(path, at>>8, c) })
+	case "invalid-utf8-in-path":
+		// FMT-036: an invalid sequence in the paths of a section, spelled
+		// alike on all their lines, or, at odd at, in bytes that differ
+		// from line to line but decode alike (one maximal subpart each), so
+		// the path read is the decoded one.
+		seqs := []string{"\xff", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf0\x9f\x98"}
+		if at&1 == 1 {
+			seqs = []string{"\xff", "\xfe", "\xc0", "\xe2\x82", "\xf0\x9f\x98", "\xe1\x80", "\xf8"}
+		}
+		n := abs(at >> 4)
+		return editSection(ls, at>>1, func(path []byte) []byte {
+			c := seqs[n%len(seqs)]
+			if at&1 == 1 {
+				n++
+			}
+			return insertAt(path, at>>8, c)
+		})
+	case "context-between-payload":
+		// FMT-020: a context line splits a run of payload lines, or
+		// follows a payload line that is then given again.
+		i := pickLine(ls, at, func(_ int, l []byte) bool { return isBody(l) && l[0] != ' ' })
+		if i < 0 {
+			return nil
+		}
+		in := [][]byte{[]byte(" split\n")}
+		if i+1 >= len(ls) || !isBody(ls[i+1]) || ls[i+1][0] != ls[i][0] {
+			in = append(in, ls[i])
+			if !bytes.HasSuffix(ls[i], []byte{'\n'}) {
+				ls[i] = append(bytes.Clone(ls[i]), '\n')
+			}
+		}
+		return join(append(ls[:i+1:i+1], append(in, ls[i+1:]...)...))
+	case "third-section":
+		// FMT-028: the last section once more.
+		i := len(ls) - 1
+		for i >= 0 && !bytes.HasPrefix(ls[i], []byte("diff --blockpatch ")) {
+			i--
+		}
+		if i < 0 {
+			return nil
+		}
+		last := join(ls[i:])
+		if !bytes.HasSuffix(p, []byte{'\n'}) {
+			p = append(p, '\n')
+		}
+		return append(append(p, '\n'), last...)
+	case "both-dev-null":
+		// FMT-033: a section from /dev/null to /dev/null.
+		i := pickLine(ls, at, func(_ int, l []byte) bool { return bytes.HasPrefix(l, []byte("diff --blockpatch ")) })
+		if i < 0 {
+			return nil
+		}
+		ls[i] = []byte("diff --blockpatch /dev/null /dev/null\n")
+		for j := i + 1; j < len(ls) && !bytes.HasPrefix(ls[j], []byte("diff --blockpatch ")); j++ {
+			if bytes.HasPrefix(ls[j], []byte("--- ")) || bytes.HasPrefix(ls[j], []byte("+++ ")) {
+				ls[j] = append(bytes.Clone(ls[j][:4]), "/dev/null\n"...)
+			}
+		}
+		return join(ls)
+	case "folder-as-path":
+		// PATH-006: a section names the folder of its file, or a path
+		// through the file.
+		return editSection(ls, at, func(path []byte) []byte {
+			if len(path) > 2 && path[1] == '/' {
+				return append(path[:2:2], notAFile(path[2:])...)
+			}
+			return notAFile(path)
+		})
+	case "structure-then-control":
+		// FMT-037: the first section breaks a rule on a patch's structure
+		// (its hunk's id, or both paths /dev/null) and the last section's
+		// +++ path holds a control character; or, in one section, the ---
+		// path lacks a/ and the +++ path holds one (read first, FMT-005).
+		var heads, paths []int
+		for i, l := range ls {
+			switch {
+			case bytes.HasPrefix(l, []byte("diff --blockpatch ")):
+				heads = append(heads, i)
+			case bytes.HasPrefix(l, []byte("+++ ")):
+				paths = append(paths, i)
+			}
+		}
+		if len(heads) == 0 || len(paths) == 0 {
+			return nil
+		}
+		first := len(ls)
+		if len(heads) > 1 {
+			first = heads[1]
+		}
+		control := func(path []byte) []byte { return insertAt(path, at>>8, "\x01") }
+		switch abs(at) % 3 {
+		case 0: // the first hunk's id
+			i := slices.IndexFunc(ls[:first], func(l []byte) bool { return bytes.HasPrefix(l, []byte("@@ ")) })
+			j := bytes.Index(ls[max(i, 0)], []byte(" id="))
+			if i < 0 || j < 0 || len(heads) < 2 {
+				return nil
+			}
+			ls[i] = append(append(bytes.Clone(ls[i][:j+4]), 'X'), ls[i][j+4:]...)
+		case 1: // the first section from /dev/null to /dev/null
+			if len(heads) < 2 {
+				return nil
+			}
+			ls[heads[0]] = []byte("diff --blockpatch /dev/null /dev/null\n")
+			for j := heads[0] + 1; j < first; j++ {
+				if bytes.HasPrefix(ls[j], []byte("--- ")) || bytes.HasPrefix(ls[j], []byte("+++ ")) {
+					ls[j] = append(bytes.Clone(ls[j][:4]), "/dev/null\n"...)
+				}
+			}
+		default: // one section: --- without a/, control on +++
+			old := paths[0] - 1
+			if !isPathLine(ls[old]) || !isPathLine(ls[paths[0]]) || !editPathLine(ls, old, func(p []byte) []byte { return bytes.TrimPrefix(p, []byte("a/")) }) {
+				return nil
+			}
+			editDiffPath(ls, heads[0], 2, func(p []byte) []byte { return bytes.TrimPrefix(p, []byte("a/")) })
+			editPathLine(ls, paths[0], control)
+			return join(ls)
+		}
+		last := paths[len(paths)-1]
+		if !isPathLine(ls[last]) {
+			return nil
+		}
+		editPathLine(ls, last, control)
+		return join(ls)
+	case "change-label":
+		// FMT-014: other words after a hunk header's id.
+		i := pickLine(ls, at, func(_ int, l []byte) bool { return bytes.HasPrefix(l, []byte("@@ ")) })
+		if i < 0 {
+			return nil
+		}
+		label := []string{" moved here", " id=other", " \t", " role=source"}[abs(at>>4)%4]
+		l, end := cutEnd(ls[i])
+		ls[i] = append(append(bytes.Clone(l), label...), end...)
+		return join(ls)
 	}
 	return nil
+}
+
+// cutEnd splits a line into its text and its "\n" or "\r\n".
+func cutEnd(l []byte) (text, end []byte) {
+	n := len(l)
+	if bytes.HasSuffix(l, []byte{'\n'}) {
+		n--
+		if n > 0 && l[n-1] == '\r' {
+			n--
+		}
+	}
+	return l[:n], l[n:]
+}
+
+// insertAt puts s into path after its a/ or b/ prefix, at a position
+// drawn from at.
+func insertAt(path []byte, at int, s string) []byte {
+	from := 0
+	if len(path) > 2 && path[1] == '/' {
+		from = 2
+	}
+	k := from + abs(at)%(len(path)-from+1)
+	return append(append(bytes.Clone(path[:k]), s...), path[k:]...)
+}
+
+// editSection rewrites every path but /dev/null of one section, on its
+// diff, --- and +++ lines, by edit, which must not refuse; nil when there
+// is no section.
+func editSection(ls [][]byte, at int, edit func([]byte) []byte) []byte {
+	d := pickLine(ls, at, func(_ int, l []byte) bool { return bytes.HasPrefix(l, []byte("diff --blockpatch ")) })
+	if d < 0 {
+		return nil
+	}
+	editDiffPath(ls, d, 2, edit)
+	editDiffPath(ls, d, 3, edit)
+	for j := d + 1; j < len(ls) && !bytes.HasPrefix(ls[j], []byte("diff --blockpatch ")); j++ {
+		if isPathLine(ls[j]) {
+			editPathLine(ls, j, edit)
+		}
+	}
+	return join(ls)
+}
+
+// editPath rewrites the path of a ---/+++ line other than /dev/null by
+// edit and, when both holds, the same path on its section's diff line;
+// nil when there is no such line or edit refuses (returns nil).
+func editPath(ls [][]byte, at int, both bool, edit func([]byte) []byte) []byte {
+	i := pickLine(ls, at, func(_ int, l []byte) bool { return isPathLine(l) })
+	if i < 0 || !editPathLine(ls, i, edit) {
+		return nil
+	}
+	d := i - 1
+	for d >= 0 && !bytes.HasPrefix(ls[d], []byte("diff --blockpatch ")) {
+		d--
+	}
+	if both && d >= 0 {
+		k := 2 // the old path for ---, the new for +++
+		if ls[i][0] == '+' {
+			k = 3
+		}
+		if !editDiffPath(ls, d, k, edit) {
+			return nil
+		}
+	}
+	return join(ls)
+}
+
+// isPathLine reports a --- or +++ line whose path is not /dev/null.
+func isPathLine(l []byte) bool {
+	text, _ := cutEnd(l)
+	return (bytes.HasPrefix(text, []byte("--- ")) || bytes.HasPrefix(text, []byte("+++ "))) && string(text[4:]) != "/dev/null"
+}
+
+// editPathLine rewrites the path of the ---/+++ line ls[i] by edit; false
+// when edit refuses.
+func editPathLine(ls [][]byte, i int, edit func([]byte) []byte) bool {
+	text, end := cutEnd(ls[i])
+	path := edit(bytes.Clone(text[4:]))
+	if path == nil {
+		return false
+	}
+	ls[i] = append(append(bytes.Clone(text[:4]), path...), end...)
+	return true
+}
+
+// editDiffPath rewrites path k (2 the old, 3 the new) of the diff
+// --blockpatch line ls[d] by edit unless it is /dev/null or the line has
+// not two paths; false when edit refuses.
+func editDiffPath(ls [][]byte, d, k int, edit func([]byte) []byte) bool {
+	text, end := cutEnd(ls[d])
+	fields := bytes.Split(text, []byte{' '})
+	if len(fields) != 4 || string(fields[k]) == "/dev/null" {
+		return true
+	}
+	if fields[k] = edit(bytes.Clone(fields[k])); fields[k] == nil {
+		return false
+	}
+	ls[d] = append(bytes.Join(fields, []byte{' '}), end...)
+	return true
 }
 
 // FlipPayloadByte changes one byte to a different byte, staying away
@@ -380,8 +633,39 @@ func mutateRequest(r []byte, op, at int) []byte {
 			}
 		}
 		return out
+	case "folder-endpoint", "control-in-endpoint":
+		// PATH-006: src or dst names a folder or a path through a file;
+		// PLAN-044: a control character in src or dst.
+		var ends [][]int
+		for _, m := range members {
+			k, v := string(r[m[2]:m[3]]), string(r[m[4]:m[5]])
+			if (k == "src" || k == "dst") && v[0] == '"' && (v != `"/dev/null"` || RequestMutators[op] == "control-in-endpoint") {
+				ends = append(ends, m)
+			}
+		}
+		if len(ends) == 0 {
+			return nil
+		}
+		m := ends[abs(at)%len(ends)]
+		path := r[m[4]+1 : m[5]-1]
+		if RequestMutators[op] == "folder-endpoint" {
+			path = notAFile(path)
+		} else {
+			c := []string{`\t`, `\u0001`, `\u001b`, `\u007f`, `\u0085`, `\r`, `\n`}[abs(at>>4)%7]
+			path = insertAt(path, at>>8, c)
+		}
+		return setValue(r, m, `"`+string(path)+`"`)
 	}
 	return nil
+}
+
+// notAFile returns the folder of path or, for a path in the top folder, a
+// path through it as if it were a folder.
+func notAFile(path []byte) []byte {
+	if i := bytes.LastIndexByte(path, '/'); i > 0 {
+		return bytes.Clone(path[:i])
+	}
+	return append(bytes.Clone(path), "/inner.txt"...)
 }
 
 // setMember gives the request's member key the JSON value v, in place
