@@ -229,32 +229,20 @@ func TestMutatorsReachTheirRequirements(t *testing.T) {
 		op := slices.Index(PatchMutators, tc.mutator)
 		for at := range 64 {
 			patch, name := MutatePatch(sc.Patch, Mutation{Op: op, At: at})
-			if name != tc.mutator {
-				t.Errorf("%s at %d: %s", tc.mutator, at, name)
-				continue
-			}
 			_, err := reference.Check(patch, sc.Files, reference.Options{Strip: sc.Strip})
-			var e *reference.Error
-			switch {
-			case tc.code == "" && err != nil:
-				t.Errorf("%s at %d: %v, want success\n%s", tc.mutator, at, err, patch)
-			case tc.code != "" && (!errors.As(err, &e) || e.Code != tc.code):
-				t.Errorf("%s at %d: %v, want %s\n%s", tc.mutator, at, err, tc.code, patch)
-			}
+			checkMutated(t, tc.mutator, at, name, err, tc.code, patch)
 		}
 	}
 	// FMT-037: a broken first section and a control character after it.
 	op := slices.Index(PatchMutators, "structure-then-control")
 	for at := range 64 {
 		patch, name := MutatePatch(sc.Patch, Mutation{Op: op, At: at})
-		want := reference.InvalidPath
+		code := reference.InvalidPath
 		if at%3 == 2 {
-			want = reference.ParseError // --- without a/ before +++ is read
+			code = reference.ParseError // --- without a/ before +++ is read
 		}
 		_, err := reference.Check(patch, sc.Files, reference.Options{Strip: sc.Strip})
-		if e := (*reference.Error)(nil); name != "structure-then-control" || !errors.As(err, &e) || e.Code != want {
-			t.Errorf("structure-then-control at %d (%s): %v, want %s\n%s", at, name, err, want, patch)
-		}
+		checkMutated(t, "structure-then-control", at, name, err, code, patch)
 	}
 	// a.txt "a\nb\n", "x = 1\n" inserted between its lines.
 	insert := Build(Spec{Protocol: ProtoRequest, Shape: ShapeInsert, Files: [][]int{{0, 1}}, Paths: []int{0}, Payload: []int{10}, IP: 2, TB: 2, TA: 2})
@@ -267,17 +255,27 @@ func TestMutatorsReachTheirRequirements(t *testing.T) {
 	} {
 		op := slices.Index(RequestMutators, tc.mutator)
 		for at := range 64 {
-			req, name := MutateRequest(insert.Request, Mutation{Op: op, At: at})
-			if name != tc.mutator {
-				t.Errorf("%s at %d: %s", tc.mutator, at, name)
-				continue
-			}
 			sc := *insert
-			sc.Request = req
+			var name string
+			sc.Request, name = MutateRequest(insert.Request, Mutation{Op: op, At: at})
 			_, err := outcome(&sc)
-			if e := (*reference.Error)(nil); !errors.As(err, &e) || e.Code != tc.code {
-				t.Errorf("%s at %d: %v, want %s\n%s", tc.mutator, at, err, tc.code, req)
-			}
+			checkMutated(t, tc.mutator, at, name, err, tc.code, sc.Request)
 		}
+	}
+}
+
+// checkMutated reports a mutator struck at at that was not applied (the
+// draw was named name) or whose input drew err instead of code ("" for
+// success).
+func checkMutated(t *testing.T, mutator string, at int, name string, err error, code reference.Code, input []byte) {
+	t.Helper()
+	var e *reference.Error
+	switch {
+	case name != mutator:
+		t.Errorf("%s at %d: %s", mutator, at, name)
+	case code == "" && err != nil:
+		t.Errorf("%s at %d: %v, want success\n%s", mutator, at, err, input)
+	case code != "" && (!errors.As(err, &e) || e.Code != code):
+		t.Errorf("%s at %d: %v, want %s\n%s", mutator, at, err, code, input)
 	}
 }

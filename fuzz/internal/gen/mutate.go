@@ -165,12 +165,7 @@ func mutatePatch(p []byte, op, at int) []byte {
 		}
 		return join(append(ls[:i+1:i+1], append([][]byte{{'\n'}}, ls[i+1:]...)...))
 	case "swap-sections":
-		var starts []int
-		for i, l := range ls {
-			if bytes.HasPrefix(l, []byte("diff --blockpatch ")) {
-				starts = append(starts, i)
-			}
-		}
+		starts := linesWith(ls, "diff --blockpatch ")
 		if len(starts) != 2 {
 			return nil
 		}
@@ -253,12 +248,7 @@ func mutatePatch(p []byte, op, at int) []byte {
 		ls[i] = append(append(bytes.Clone(l), extra...), '\n')
 		return join(ls)
 	case "swap-hunks":
-		var heads []int
-		for i, l := range ls {
-			if bytes.HasPrefix(l, []byte("@@ ")) {
-				heads = append(heads, i)
-			}
-		}
+		heads := linesWith(ls, "@@ ")
 		if len(heads) < 2 {
 			return nil
 		}
@@ -366,15 +356,7 @@ func mutatePatch(p []byte, op, at int) []byte {
 		// (its hunk's id, or both paths /dev/null) and the last section's
 		// +++ path holds a control character; or, in one section, the ---
 		// path lacks a/ and the +++ path holds one (read first, FMT-005).
-		var heads, paths []int
-		for i, l := range ls {
-			switch {
-			case bytes.HasPrefix(l, []byte("diff --blockpatch ")):
-				heads = append(heads, i)
-			case bytes.HasPrefix(l, []byte("+++ ")):
-				paths = append(paths, i)
-			}
-		}
+		heads, paths := linesWith(ls, "diff --blockpatch "), linesWith(ls, "+++ ")
 		if len(heads) == 0 || len(paths) == 0 {
 			return nil
 		}
@@ -428,6 +410,17 @@ func mutatePatch(p []byte, op, at int) []byte {
 		return join(ls)
 	}
 	return nil
+}
+
+// linesWith returns the indexes of the lines that start with prefix.
+func linesWith(ls [][]byte, prefix string) []int {
+	var out []int
+	for i, l := range ls {
+		if bytes.HasPrefix(l, []byte(prefix)) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // cutEnd splits a line into its text and its "\n" or "\r\n".
