@@ -25,7 +25,7 @@ type Plan struct {
 // options, without writing anything. It returns every error code of Parse,
 // Resolve, Reverse and Evaluate.
 func Check(patch []byte, files Files, opts Options) (*Plan, error) {
-	p, err := Parse(patch)
+	p, err := parse(&parser{data: patch, strip: opts.Strip})
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func Check(patch []byte, files Files, opts Options) (*Plan, error) {
 
 // CheckInput is Check of a patch read by ReadPatch, from the same files.
 func CheckInput(in *Input, files Files, opts Options) (*Plan, error) {
-	p, err := in.Parse()
+	p, err := in.Parse(opts.Strip)
 	if err != nil {
 		return nil, err
 	}

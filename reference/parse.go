@@ -15,7 +15,9 @@ const NoNewlineMarker = `\ No newline at end of file`
 // are questions for Evaluate. Every violation is a parse_error naming the
 // line, or invalid_path for a header path holding a control character.
 // The document starts with its first diff --blockpatch line; a header line
-// may end in "\r\n", and the last line may lack its newline.
+// may end in "\r\n", and the last line may lack its newline. Parse
+// strips no path: Check and Input.Parse also strip each section's paths
+// as it is read (PATH-017), for the error the releases give first.
 //
 // A hunk part of one line is a slice of data, not a copy (issue 23): data
 // must not change while the Patch is in use. A payload of many lines that
@@ -84,6 +86,11 @@ type parser struct {
 	// invalid is the first violation of a rule that upstream checks only
 	// once every section is read (see later).
 	invalid *Error
+	// strip is the -pN a section's header paths are stripped by once both
+	// are read, so a path it removes whole is parse_error before a later
+	// section is read (PATH-017). Below 1 it removes nothing here; Resolve
+	// refuses a negative count.
+	strip int
 }
 
 // later records a violation that is reported only if every section reads
@@ -208,7 +215,8 @@ func (p *parser) section() (*Section, metadata, error) {
 	// Each header path is checked as soon as its line is read, control
 	// characters first (PATH-013), then its prefix, so a --- path without
 	// a/ is refused before a control character on the +++ line (observed
-	// 1.1.0); the diff --blockpatch line is compared with both after.
+	// 1.1.0); the diff --blockpatch line is compared with both after, and
+	// then -pN strips both (PATH-017).
 	if s.OldPath, err = p.headerPath("--- ", "a/"); err != nil {
 		return nil, meta, err
 	}
@@ -217,6 +225,13 @@ func (p *parser) section() (*Section, metadata, error) {
 	}
 	if diffPaths != s.OldPath+" "+s.NewPath {
 		return nil, meta, p.errorAt(diffLine, "diff --blockpatch line must name the same paths as the --- and +++ headers")
+	}
+	if p.strip > 0 {
+		for _, raw := range [...]string{s.OldPath, s.NewPath} {
+			if _, err := stripHeaderPath(raw, p.strip); err != nil {
+				return nil, meta, err
+			}
+		}
 	}
 	if s.OldPath == DevNull && s.NewPath == DevNull {
 		p.later(p.errorf("/dev/null -> /dev/null is not a valid section"))

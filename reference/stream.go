@@ -767,21 +767,23 @@ func (c *lineCandidates) search(from, to int) (int, int) {
 // squeezed out, so a patch costs no memory beyond its text (issue 23: a
 // copy of a 16 MB payload, a fifth of the peak memory of check on a
 // patch moving a quarter of its file), and Bytes no longer gives the text
-// read. Parse parses once; later calls return the same patch or error.
-func (in *Input) Parse() (*Patch, error) {
+// read. Each section's paths are stripped of strip components as it is
+// read, as Check does (PATH-017). Parse parses once; later calls return
+// the same patch or error, whatever their strip.
+func (in *Input) Parse(strip int) (*Patch, error) {
 	if !in.parsed {
 		in.parsed = true
-		in.patch, in.err = in.parse()
+		in.patch, in.err = in.parse(strip)
 	}
 	return in.patch, in.err
 }
 
-func (in *Input) parse() (*Patch, error) {
+func (in *Input) parse(strip int) (*Patch, error) {
 	extra := 0
 	for _, h := range in.holes {
 		extra += max(h.run, 1) - 1
 	}
-	p, err := parse(&parser{data: in.data, holes: in.holes, extra: extra, inPlace: len(in.holes) == 0})
+	p, err := parse(&parser{data: in.data, holes: in.holes, extra: extra, inPlace: len(in.holes) == 0, strip: strip})
 	if err == nil || len(in.holes) == 0 {
 		return p, err
 	}
@@ -791,7 +793,7 @@ func (in *Input) parse() (*Patch, error) {
 	}
 	in.mem.free()
 	in.mem, in.data, in.holes = whole, whole.bytes(), nil
-	return Parse(in.data)
+	return parse(&parser{data: in.data, strip: strip})
 }
 
 // whole returns the patch's bytes with its holes filled in.

@@ -185,7 +185,7 @@ func TestReadPatchParsesAsWhole(t *testing.T) {
 func parsesAsWhole(t *testing.T, in *Input, text []byte) *Patch {
 	t.Helper()
 	out := in.holes
-	got, gotErr := in.Parse()
+	got, gotErr := in.Parse(0)
 	want, wantErr := Parse(text)
 	if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
 		t.Fatalf("error (-Parse +Input.Parse):\n%s", diff)
@@ -290,7 +290,7 @@ func TestReadPatchRecurringLine(t *testing.T) {
 			if len(in.holes) != tt.holes {
 				t.Fatalf("%d lines left out, want %d", len(in.holes), tt.holes)
 			}
-			got, gotErr := in.Parse()
+			got, gotErr := in.Parse(0)
 			want, wantErr := Parse([]byte(tt.text))
 			if gotErr != nil || wantErr != nil {
 				t.Fatal(gotErr, wantErr)
@@ -485,7 +485,7 @@ func TestReadPatchProperty(t *testing.T) {
 			for _, h := range in.holes {
 				runs += min(h.run, 1)
 			}
-			p, err := in.Parse()
+			p, err := in.Parse(0)
 			return parsed{in, p, err}
 		})
 		if r.in != nil {
@@ -617,7 +617,7 @@ func TestInputParseGivesTheWholeTextsError(t *testing.T) {
 	if len(in.holes) != 1 {
 		t.Fatalf("%d lines left out, want 1", len(in.holes))
 	}
-	_, got := in.Parse()
+	_, got := in.Parse(0)
 	_, want := Parse(text)
 	if fmt.Sprint(got) != fmt.Sprint(want) || want == nil {
 		t.Errorf("error %v, want %v", got, want)
@@ -641,8 +641,8 @@ func TestInputParseInPlace(t *testing.T) {
 			return err.Error()
 		}
 		defer in.Release()
-		got, gotErr := in.Parse()
-		again, againErr := in.Parse()
+		got, gotErr := in.Parse(0)
+		again, againErr := in.Parse(0)
 		want, wantErr := Parse(slices.Clone(text))
 		switch {
 		case fmt.Sprint(gotErr) != fmt.Sprint(wantErr):
@@ -926,7 +926,7 @@ func TestReadPatchHashesTheRunEarly(t *testing.T) {
 			if !tt.early {
 				return
 			}
-			p, err := in.Parse()
+			p, err := in.Parse(0)
 			must(t, err)
 			payload := p.SourceHunk().Payload
 			if len(payload) != len(in.early.payload) || &payload[0] != &in.early.payload[0] {

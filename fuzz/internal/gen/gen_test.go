@@ -233,16 +233,21 @@ func TestMutatorsReachTheirRequirements(t *testing.T) {
 			checkMutated(t, tc.mutator, at, name, err, tc.code, patch)
 		}
 	}
-	// FMT-037: a broken first section and a control character after it.
+	// FMT-037: a broken first section and a control character after it;
+	// PATH-017: under -p2 (paths a/k/...) a first section cut to a/NAME
+	// strips whole first.
 	op := slices.Index(PatchMutators, "structure-then-control")
-	for at := range 64 {
-		patch, name := MutatePatch(sc.Patch, Mutation{Op: op, At: at})
-		code := reference.InvalidPath
-		if at%3 == 2 {
-			code = reference.ParseError // --- without a/ before +++ is read
+	p2 := Build(Spec{Shape: ShapeCross, Files: [][]int{{0, 1, 4}, {1, 6}}, Paths: []int{0, 1}, Dst: 1, PS: 2, PL: 1, CB: 2, CA: 3, IP: 2, TB: 2, TA: 4, Strip: 1})
+	for _, sc := range []*Scenario{sc, p2} {
+		for at := range 64 {
+			patch, name := MutatePatch(sc.Patch, Mutation{Op: op, At: at})
+			code := reference.InvalidPath
+			if at%4 == 2 || at%4 == 3 && sc.Strip > 1 {
+				code = reference.ParseError // --- without a/ before +++ is read; a path stripped whole
+			}
+			_, err := reference.Check(patch, sc.Files, reference.Options{Strip: sc.Strip})
+			checkMutated(t, "structure-then-control", at, name, err, code, patch)
 		}
-		_, err := reference.Check(patch, sc.Files, reference.Options{Strip: sc.Strip})
-		checkMutated(t, "structure-then-control", at, name, err, code, patch)
 	}
 	// a.txt "a\nb\n", "x = 1\n" inserted between its lines.
 	insert := Build(Spec{Protocol: ProtoRequest, Shape: ShapeInsert, Files: [][]int{{0, 1}}, Paths: []int{0}, Payload: []int{10}, IP: 2, TB: 2, TA: 2})

@@ -18,6 +18,11 @@ var PatchMutators = []string{
 	"folder-as-path", "structure-then-control",
 }
 
+// cutFirstSection is the draw of structure-then-control (At mod 4) that
+// cuts the first section's paths to a/NAME: it shows only under a -p past
+// one component, which Random then draws with it.
+const cutFirstSection = 3
+
 // NumPatchMutators is len(PatchMutators).
 var NumPatchMutators = len(PatchMutators)
 
@@ -355,7 +360,10 @@ func mutatePatch(p []byte, op, at int) []byte {
 		// FMT-037: the first section breaks a rule on a patch's structure
 		// (its hunk's id, or both paths /dev/null) and the last section's
 		// +++ path holds a control character; or, in one section, the ---
-		// path lacks a/ and the +++ path holds one (read first, FMT-005).
+		// path lacks a/ and the +++ path holds one (read first, FMT-005);
+		// or the first section's paths keep only their last name, which a
+		// -p past one strips whole before the control character is read
+		// (PATH-017).
 		heads, paths := linesWith(ls, "diff --blockpatch "), linesWith(ls, "+++ ")
 		if len(heads) == 0 || len(paths) == 0 {
 			return nil
@@ -365,7 +373,7 @@ func mutatePatch(p []byte, op, at int) []byte {
 			first = heads[1]
 		}
 		control := func(path []byte) []byte { return insertAt(path, at>>8, "\x01") }
-		switch abs(at) % 3 {
+		switch abs(at) % 4 {
 		case 0: // the first hunk's id
 			i := slices.IndexFunc(ls[:first], func(l []byte) bool { return bytes.HasPrefix(l, []byte("@@ ")) })
 			j := bytes.Index(ls[max(i, 0)], []byte(" id="))
@@ -383,6 +391,20 @@ func mutatePatch(p []byte, op, at int) []byte {
 					ls[j] = append(bytes.Clone(ls[j][:4]), "/dev/null\n"...)
 				}
 			}
+		case cutFirstSection: // the first section's paths cut to prefix and last name
+			if len(heads) < 2 {
+				return nil
+			}
+			cut := func(p []byte) []byte {
+				return append(bytes.Clone(p[:min(2, len(p))]), p[bytes.LastIndexByte(p, '/')+1:]...)
+			}
+			for j := heads[0] + 1; j < first; j++ {
+				if isPathLine(ls[j]) {
+					editPathLine(ls, j, cut)
+				}
+			}
+			editDiffPath(ls, heads[0], 2, cut)
+			editDiffPath(ls, heads[0], 3, cut)
 		default: // one section: --- without a/, control on +++
 			old := paths[0] - 1
 			if !isPathLine(ls[old]) || !isPathLine(ls[paths[0]]) || !editPathLine(ls, old, func(p []byte) []byte { return bytes.TrimPrefix(p, []byte("a/")) }) {

@@ -273,6 +273,11 @@ func Random(r *rand.Rand, o Options) Spec {
 			s.Mutations = append(s.Mutations, Mutation{Op: r.IntN(ops), At: r.IntN(1 << 20)})
 		}
 	}
+	for _, m := range s.Mutations {
+		if s.Protocol != ProtoRequest && PatchMutators[m.Op] == "structure-then-control" && m.At%4 == cutFirstSection && s.Strip == 0 && !o.NoStrip {
+			s.Strip = 1 // -p2, a first section of a/NAME strips whole (PATH-017)
+		}
+	}
 	return s
 }
 
