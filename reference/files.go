@@ -1,7 +1,5 @@
 package reference
 
-import "path"
-
 // Files gives the planner the current bytes of operation paths.
 type Files interface {
 	// ReadFile returns the bytes at an operation path. An absent path is an
@@ -59,24 +57,22 @@ type linkedPair struct {
 func (l linkedPair) linked(src, dst string) bool { return src == l.src && dst == l.dst }
 
 // MapFiles is an in-memory tree for the pure core: a missing key is a
-// missing file. Keys are clean paths; a path is looked up cleaned, so
-// "a//f.txt" and "f.txt/" name the key "a/f.txt" and "f.txt" as they
-// name one file on disk (PATH-016).
+// missing file.
 type MapFiles map[string][]byte
 
 // ReadFile implements Files. Paths are checked as on disk.
-func (m MapFiles) ReadFile(name string) ([]byte, error) {
-	if err := checkTreePath("", name); err != nil {
+func (m MapFiles) ReadFile(path string) ([]byte, error) {
+	if err := checkTreePath("", path); err != nil {
 		return nil, err
 	}
-	if b, ok := m[path.Clean(name)]; ok {
+	if b, ok := m[path]; ok {
 		return b, nil
 	}
-	return nil, &Error{Code: FileNotFound, Phase: "path", Path: name, Message: "file not found: " + name}
+	return nil, &Error{Code: FileNotFound, Phase: "path", Path: path, Message: "file not found: " + path}
 }
 
 // peek gives ReadPatch a file's bytes, nil for a missing one.
-func (m MapFiles) peek(name string) []byte { return m[path.Clean(name)] }
+func (m MapFiles) peek(path string) []byte { return m[path] }
 
 // Apply returns a copy of the tree with the plan's changes made.
 func (m MapFiles) Apply(p *Plan) MapFiles {
@@ -86,9 +82,9 @@ func (m MapFiles) Apply(p *Plan) MapFiles {
 	}
 	for _, c := range p.Changes {
 		if c.Remove {
-			delete(out, path.Clean(c.Path))
+			delete(out, c.Path)
 		} else {
-			out[path.Clean(c.Path)] = c.Bytes()
+			out[c.Path] = c.Bytes()
 		}
 	}
 	return out
@@ -109,12 +105,12 @@ func (m MapFiles) sameOutcome(a, b *Plan) bool {
 	paths := map[string]bool{}
 	for _, p := range []*Plan{a, b} {
 		for _, c := range p.Changes {
-			paths[path.Clean(c.Path)] = true
+			paths[c.Path] = true
 		}
 	}
-	for name := range paths {
-		da, oka := m.after(a, name)
-		db, okb := m.after(b, name)
+	for path := range paths {
+		da, oka := m.after(a, path)
+		db, okb := m.after(b, path)
 		if oka != okb || !sameBytes(da, db) {
 			return false
 		}
@@ -122,12 +118,12 @@ func (m MapFiles) sameOutcome(a, b *Plan) bool {
 	return true
 }
 
-// after returns the bytes at name once p is applied, and whether it exists.
-func (m MapFiles) after(p *Plan, name string) ([][]byte, bool) {
-	data, ok := m[path.Clean(name)]
+// after returns the bytes at path once p is applied, and whether it exists.
+func (m MapFiles) after(p *Plan, path string) ([][]byte, bool) {
+	data, ok := m[path]
 	out := [][]byte{data}
 	for _, c := range p.Changes {
-		if sameFile(c.Path, name) {
+		if c.Path == path {
 			out, ok = c.Data, !c.Remove
 		}
 	}

@@ -242,7 +242,7 @@ func TestMutatorsReachTheirRequirements(t *testing.T) {
 		for at := range 64 {
 			patch, name := MutatePatch(sc.Patch, Mutation{Op: op, At: at})
 			code := reference.InvalidPath
-			if at%4 == 2 || at%4 == 3 && sc.Strip > 1 {
+			if at%4 == 2 || at%4 == cutFirstSection && sc.Strip > 1 {
 				code = reference.ParseError // --- without a/ before +++ is read; a path stripped whole
 			}
 			_, err := reference.Check(patch, sc.Files, reference.Options{Strip: sc.Strip})
