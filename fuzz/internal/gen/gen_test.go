@@ -211,7 +211,8 @@ func TestMutatorsReachTheirRequirements(t *testing.T) {
 	t.Parallel()
 	// a.txt "a\nb\naa\n", b.txt "b\naba\n"; the payload "b\n" of a.txt
 	// goes between the lines of b.txt.
-	sc := Build(Spec{Shape: ShapeCross, Files: [][]int{{0, 1, 4}, {1, 6}}, Paths: []int{0, 1}, Dst: 1, PS: 2, PL: 1, CB: 2, CA: 3, IP: 2, TB: 2, TA: 4})
+	cross := Spec{Shape: ShapeCross, Files: [][]int{{0, 1, 4}, {1, 6}}, Paths: []int{0, 1}, Dst: 1, PS: 2, PL: 1, CB: 2, CA: 3, IP: 2, TB: 2, TA: 4}
+	sc := Build(cross)
 	for _, tc := range []struct {
 		mutator string
 		code    reference.Code // "" for success
@@ -237,7 +238,8 @@ func TestMutatorsReachTheirRequirements(t *testing.T) {
 	// PATH-017: under -p2 (paths a/k/...) a first section cut to a/NAME
 	// strips whole first.
 	op := slices.Index(PatchMutators, "structure-then-control")
-	p2 := Build(Spec{Shape: ShapeCross, Files: [][]int{{0, 1, 4}, {1, 6}}, Paths: []int{0, 1}, Dst: 1, PS: 2, PL: 1, CB: 2, CA: 3, IP: 2, TB: 2, TA: 4, Strip: 1})
+	cross.Strip = 1
+	p2 := Build(cross)
 	for _, sc := range []*Scenario{sc, p2} {
 		for at := range 64 {
 			patch, name := MutatePatch(sc.Patch, Mutation{Op: op, At: at})

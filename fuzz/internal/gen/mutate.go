@@ -174,11 +174,7 @@ func mutatePatch(p []byte, op, at int) []byte {
 		if len(starts) != 2 {
 			return nil
 		}
-		first, second := join(ls[:starts[1]]), join(ls[starts[1]:])
-		if !bytes.HasSuffix(second, []byte{'\n'}) {
-			second = append(second, '\n')
-		}
-		return append(append(second, '\n'), first...)
+		return thenSection(join(ls[starts[1]:]), join(ls[:starts[1]]))
 	case "change-role":
 		i := pickLine(ls, at, func(_ int, l []byte) bool { return bytes.HasPrefix(l, []byte("blockpatch move ")) })
 		if i < 0 {
@@ -329,11 +325,7 @@ func mutatePatch(p []byte, op, at int) []byte {
 		if i < 0 {
 			return nil
 		}
-		last := join(ls[i:])
-		if !bytes.HasSuffix(p, []byte{'\n'}) {
-			p = append(p, '\n')
-		}
-		return append(append(p, '\n'), last...)
+		return thenSection(p, join(ls[i:]))
 	case "both-dev-null":
 		// FMT-033: a section from /dev/null to /dev/null.
 		i := pickLine(ls, at, func(_ int, l []byte) bool { return bytes.HasPrefix(l, []byte("diff --blockpatch ")) })
@@ -432,6 +424,15 @@ func mutatePatch(p []byte, op, at int) []byte {
 		return join(ls)
 	}
 	return nil
+}
+
+// thenSection returns text, its last line ended, then a blank line and
+// section: a patch with one more section after its own.
+func thenSection(text, section []byte) []byte {
+	if !bytes.HasSuffix(text, []byte{'\n'}) {
+		text = append(text, '\n')
+	}
+	return append(append(text, '\n'), section...)
 }
 
 // linesWith returns the indexes of the lines that start with prefix.
