@@ -16,10 +16,10 @@ package reference
 // start of the line it splits; the line after it, or the rest of the line
 // it splits).
 //
-// In a same-file move the target context never reaches into the payload:
-// a side that would is cut at the payload's edge. Upstream instead refuses
-// such a plan with target_overlaps_source although move accepts it; plan
-// is documented as move --diff, so the reference plans what move does.
+// In a same-file move that line may hold payload bytes: the context is not
+// cut, and the self-check refuses the plan with target_overlaps_source as
+// check would refuse the patch (PLAN-046), where move, rendering nothing,
+// carries the move out.
 
 // render builds both hunks and the patch, whose payload hash is left for
 // the caller to set (see document).
@@ -44,17 +44,13 @@ func (p *planner) render() (*Patch, error) {
 			ip := *p.insertAt
 			dt = concat(dt[:ip], dt[ip+len(p.payload):])
 			anchor := Range{p.target.Start, p.target.End - len(p.payload)}
-			p.targetHunk = p.renderTarget(dt, anchor, ip, nil)
+			p.targetHunk = p.renderTarget(dt, anchor, ip)
 		} else {
-			p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt, nil)
+			p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt)
 		}
 	default:
-		var sel *Range
-		if same {
-			sel = p.source
-		}
 		p.sourceHunk = p.renderSource(ds)
-		p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt, sel)
+		p.targetHunk = p.renderTarget(dt, *p.target, *p.insertAt)
 		// In one file, a hunk whose first byte comes after the other's
 		// change is numbered after it.
 		if same {
@@ -107,22 +103,14 @@ func (p *planner) renderSource(data []byte) *Hunk {
 }
 
 // renderTarget builds the target hunk for an insertion at ip in data whose
-// matched anchor is anchor; sel is the payload's place in data for a
-// same-file move (nil otherwise).
-func (p *planner) renderTarget(data []byte, anchor Range, ip int, sel *Range) *Hunk {
+// matched anchor is anchor.
+func (p *planner) renderTarget(data []byte, anchor Range, ip int) *Hunk {
 	x, y := anchor.Start, anchor.End
 	if x == ip {
 		x = lineBefore(data, ip)
 	}
 	if y == ip && ip < len(data) {
 		y = lineEnd(data, ip)
-	}
-	if sel != nil {
-		if ip <= sel.Start {
-			y = min(y, sel.Start)
-		} else {
-			x = max(x, sel.End)
-		}
 	}
 	old := p.lines.lineOf(data, x)
 	p.targetStart = x

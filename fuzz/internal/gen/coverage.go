@@ -30,6 +30,21 @@ func shapeIs(shape int) func(*Scenario) bool {
 	return func(sc *Scenario) bool { return abs(sc.Spec.Shape)%numShapes == shape }
 }
 
+// oneTargetSide reports a same-file relocation request that gives only
+// one of target_before and target_after, whose rendered context on the
+// other side may hold payload bytes (PLAN-046).
+func oneTargetSide(sc *Scenario) bool {
+	if sc.Protocol != ProtoRequest || !shapeIs(ShapeRelocate)(sc) {
+		return false
+	}
+	req, err := reference.DecodeRequest(sc.Request)
+	if err != nil {
+		return false
+	}
+	empty := func(s *string) bool { return s == nil || *s == "" }
+	return empty(req.TargetBefore) != empty(req.TargetAfter)
+}
+
 func anyFile(f func([]byte) bool) func(*Scenario) bool {
 	return func(sc *Scenario) bool {
 		for _, d := range sc.Files {
@@ -59,6 +74,7 @@ var Areas = func() []Area {
 		{"shape: removal", []string{"SHAPE-013", "PLAN-020", "PLAN-025"}, shapeIs(ShapeRemove)},
 		{"protocol: move request (plan, planned patch, move)", []string{"PLAN-001", "PLAN-005", "PLAN-006", "PLAN-007", "PLAN-008", "PLAN-009", "PLAN-013", "PLAN-014", "PLAN-015", "PLAN-023", "PLAN-026", "PLAN-027", "PLAN-028", "PLAN-030", "PLAN-031", "PLAN-033", "PLAN-034", "PLAN-035", "PLAN-037", "CLI-015", "CLI-016", "OUT-011", "OUT-024"},
 			func(sc *Scenario) bool { return sc.Protocol == ProtoRequest }},
+		{"same-file move request with one target side", []string{"PLAN-046"}, oneTargetSide},
 		{"protocol: planned patch", []string{"PLAN-035", "PLAN-023", "PLAN-024"}, noted("planned patch")},
 		{"wrong payload hash", []string{"MATCH-017", "MATCH-018", "PLAN-016", "PLAN-040"}, func(sc *Scenario) bool { return sc.Spec.Hash == 1 }},
 		{"-p with extra components", []string{"PATH-009", "PATH-010", "CLI-007"}, func(sc *Scenario) bool { return sc.StripFlag }},
