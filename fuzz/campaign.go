@@ -42,11 +42,16 @@ type Config struct {
 	// (gen.ProtoPlanned); without the cli level the patch never comes
 	// through -i or --input.
 	Levels []cases.Level
+	// Warnings says whether the implementation prints the adjacent_bytes
+	// warnings of OUT-024 (profile 1.1.1): then every step's warnings are
+	// compared, their absence included; otherwise none are, a 1.1.0
+	// release printing none. Probed with the levels when Levels is nil.
+	Warnings bool
 }
 
 // NewConfig returns a configuration with the defaults filled in.
 func NewConfig(impl Impl) Config {
-	return Config{Config: campaign.Defaults(), Impl: impl, Timeout: 10 * time.Second, Options: gen.Options{AllAreas: true}}
+	return Config{Config: campaign.Defaults(), Impl: impl, Timeout: 10 * time.Second, Options: gen.Options{AllAreas: true}, Warnings: true}
 }
 
 // The campaign's report, shared with the PatchDIFF campaign.
@@ -99,11 +104,15 @@ func (cfg *Config) levels(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("probing the implementation's levels: %w", err)
 			}
-			cfg.Levels = f.Claimed
+			cfg.Levels, cfg.Warnings = f.Claimed, f.Warnings
 			if cfg.Log != nil {
 				for _, l := range cases.Levels {
 					fmt.Fprintf(cfg.Log, "level %s: %s\n", l, f.How[l])
 				}
+				fmt.Fprintf(cfg.Log, "warnings: %s\n", map[bool]string{
+					true:  "compared: plan warns of bytes joined with no newline",
+					false: "not compared: plan gave no warning of bytes joined with no newline",
+				}[f.Warnings])
 			}
 		}
 	}
@@ -191,7 +200,7 @@ func (w *worker) Run(ctx context.Context, s gen.Spec) (campaign.Outcome, error) 
 	if err != nil {
 		return nil, fmt.Errorf("implementation: %w", err)
 	}
-	return &outcome{cfg: cfg, sc: sc, ref: ref, imp: imp, diffs: compare(ref, imp)}, nil
+	return &outcome{cfg: cfg, sc: sc, ref: ref, imp: imp, diffs: compare(ref, imp, cfg.Warnings)}, nil
 }
 
 // fullProtocol reports whether the reference passes the scenario, so

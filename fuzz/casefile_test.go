@@ -92,14 +92,44 @@ func TestSubset(t *testing.T) {
 		{map[string]any{"a": []any{map[string]any{"s": 1.0}}}, map[string]any{"a": []any{map[string]any{"s": 2.0}}}, "a.s"},
 		{map[string]any{"a": []any{1.0}}, map[string]any{"a": []any{1.0, 2.0}}, "a"},
 		{map[string]any{"e": map[string]any{"x": "y"}}, map[string]any{}, "e"},
-		// A 1.1.0 release prints no warnings; they count only when printed.
-		{map[string]any{"warnings": []any{map[string]any{"code": "adjacent_bytes"}}}, map[string]any{}, ""},
+		{map[string]any{"warnings": []any{map[string]any{"code": "adjacent_bytes"}}}, map[string]any{}, "warnings"},
 		{map[string]any{"warnings": []any{map[string]any{"code": "adjacent_bytes"}}}, map[string]any{"warnings": []any{}}, "warnings"},
 		{map[string]any{"warnings": []any{map[string]any{"code": "adjacent_bytes"}}}, map[string]any{"warnings": []any{map[string]any{"code": "x"}}}, "warnings.code"},
 	} {
 		path, _, _, ok := subset(tc.want, tc.got, "")
 		if ok != (tc.path == "") || path != tc.path {
 			t.Errorf("subset(%v, %v) = %q, %v; want %q", tc.want, tc.got, path, ok, tc.path)
+		}
+	}
+}
+
+// TestCompareWarnings: warnings are compared both ways for an
+// implementation that prints them, a warning missing or one too many
+// (OUT-024), and not at all for one that prints none (1.1.0).
+func TestCompareWarnings(t *testing.T) {
+	t.Parallel()
+	warned := map[string]any{"ok": true, "warnings": []any{map[string]any{"code": "adjacent_bytes"}}}
+	quiet := map[string]any{"ok": true}
+	for _, tc := range []struct {
+		want, got map[string]any
+		compared  bool
+		kind      string
+	}{
+		{warned, warned, true, ""},
+		{quiet, quiet, true, ""},
+		{warned, quiet, true, "result.warnings"},
+		{quiet, warned, true, "result.warnings"},
+		{quiet, map[string]any{"ok": true, "warnings": nil}, true, ""},
+		{warned, quiet, false, ""},
+		{quiet, warned, false, ""},
+	} {
+		step := func(doc map[string]any) []Step { return []Step{{Name: "plan", Doc: doc}} }
+		kind := ""
+		if d := compare(step(tc.want), step(tc.got), tc.compared); len(d) > 0 {
+			kind = d[0].Kind
+		}
+		if kind != tc.kind {
+			t.Errorf("compare(%v, %v, %v): kind %q, want %q", tc.want, tc.got, tc.compared, kind, tc.kind)
 		}
 	}
 }

@@ -11,10 +11,11 @@ import (
 
 // compare lists the differences of got from want, step by step. Members
 // the reference does not print are not compared (the subset rule of case
-// files), nor are message, the text of a planned patch, warnings when the
-// implementation prints none (a 1.1.0 release has no warnings), or a
-// step's output after a step whose outcome already differs.
-func compare(want, got []Step) []Difference {
+// files), nor are message, the text of a planned patch, or a step's output
+// after a step whose outcome already differs. Warnings are compared when
+// warnings is set, and then a step without them must have none (OUT-024);
+// otherwise not at all (a 1.1.0 release has no warnings).
+func compare(want, got []Step, warnings bool) []Difference {
 	var out []Difference
 	for i := range want {
 		w, g := &want[i], &got[i]
@@ -40,7 +41,7 @@ func compare(want, got []Step) []Difference {
 			add("code "+w.Code()+" -> "+orNone(g.Code()), "message %.200q", message(g))
 			return out
 		}
-		if path, wv, gv, ok := subset(strip(w.Doc), g.Doc, ""); !ok {
+		if path, wv, gv, ok := subset(strip(w.Doc, warnings), g.Doc, ""); !ok {
 			kind := "result." + path
 			if w.Exit == 1 {
 				kind = path
@@ -96,12 +97,21 @@ func message(s *Step) string {
 	return string(s.Stderr)
 }
 
-// strip removes what is not compared from a reference document.
-func strip(doc map[string]any) map[string]any {
+// strip removes what is not compared from a reference document. With
+// warnings, a document without them holds them as null, which only their
+// absence or null matches.
+func strip(doc map[string]any, warnings bool) map[string]any {
 	out := map[string]any{}
+	if warnings {
+		out["warnings"] = nil
+	}
 	for k, v := range doc {
 		switch k {
 		case "patch":
+		case "warnings":
+			if warnings {
+				out[k] = v
+			}
 		case "error":
 			e := map[string]any{}
 			for k2, v2 := range v.(map[string]any) {
@@ -136,12 +146,6 @@ func subset(want, got any, path string) (string, string, string, bool) {
 		slices.Sort(keys)
 		for _, k := range keys {
 			gv, present := g[k]
-			if k == "warnings" && !present {
-				// Warnings are profile 1.1.1; a 1.1.0 release prints
-				// none, so they are compared only when both sides
-				// print them.
-				continue
-			}
 			if w[k] == nil {
 				if present && gv != nil {
 					return join(path, k), "null", show(gv), false

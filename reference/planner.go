@@ -442,9 +442,11 @@ func (p *planner) result() *Plan {
 }
 
 // warnings returns the adjacent_bytes warnings of blockpatch 1.1.1: a
-// target side and the payload that meet with no "\n" between them.
+// target side and the payload that meet with no "\n" between them, in a
+// move still to be made. An insertion already made joins nothing
+// (OUT-024).
 func (p *planner) warnings() []Warning {
-	if p.sh.kind != ShapeRelocate && p.sh.kind != ShapeInsert || len(p.payload) == 0 {
+	if p.sh.kind != ShapeRelocate && p.sh.kind != ShapeInsert || len(p.payload) == 0 || p.status == StatusAlreadyApplied {
 		return nil
 	}
 	var out []Warning

@@ -28,6 +28,10 @@ type Features struct {
 	// VersionJSON is the object printed by `version --json-output`, when
 	// there is one.
 	VersionJSON map[string]any `json:"version_json,omitempty"`
+	// Warnings says whether plan printed the adjacent_bytes warning of
+	// OUT-024 (profile 1.1.1) for an insertion that joins its bytes; a
+	// 1.1.0 release prints no warnings at all.
+	Warnings bool `json:"warnings,omitempty"`
 	// outside maps each probe whose command wrote outside its folder to
 	// what it wrote (Outcome.Outside); the run reports them as problems.
 	outside map[string][]string
@@ -62,12 +66,21 @@ func (f Features) missing(needs, require []cases.Level) []cases.Level {
 // and writes nothing.
 const probeRequest = `{"src":"absent.txt","src_start":"a","src_end":"b","target_before":"c"}`
 
+// warningsRequest inserts "P" right after "key=" in warningsFile, which
+// holds "key=\n": the bytes meet with no newline between them, so a plan
+// of profile 1.1.1 warns (OUT-024).
+const (
+	warningsRequest = `{"src":"/dev/null","dst":"probe.txt","payload":"P","target_before":"key="}`
+	warningsFile    = "probe.txt"
+)
+
 // Probe asks impl which levels it implements, each on its own. When
 // `version --json-output` prints an object with a "features" list, the list
 // decides. Otherwise core is assumed, and a level counts as claimed unless
 // the implementation cleanly rejects it: planner when `plan` or `move`
 // answers unknown_command, cli when `check -d DIR -i PATCH` answers
 // unknown_option or unknown_command. A missing or failing version command is tolerated.
+// Whether plan prints warnings (Features.Warnings) is probed beside them.
 // The probes run in parallel inside dir, which must exist and be empty.
 func Probe(ctx context.Context, impl runner.Implementation, dir string, timeout time.Duration) (Features, error) {
 	return probe(ctx, impl, dir, timeout, nil)
@@ -83,12 +96,16 @@ func probe(ctx context.Context, impl runner.Implementation, dir string, timeout 
 	if err := os.WriteFile(patch, []byte("not a patch\n"), 0o644); err != nil {
 		return Features{}, err
 	}
+	if err := os.WriteFile(filepath.Join(work, warningsFile), []byte("key=\n"), 0o644); err != nil {
+		return Features{}, err
+	}
 	probes := map[string]runner.Invocation{
 		"version json": {Args: []string{"version", "--json-output"}},
 		"version":      {Args: []string{"version"}},
 		"plan":         {Args: []string{"plan", "--json", "-", "--cwd", work}, Stdin: []byte(probeRequest)},
 		"move":         {Args: []string{"move", "--json", "-", "--cwd", work, "--json-output"}, Stdin: []byte(probeRequest)},
 		"cli":          {Args: []string{"check", "-d", work, "--json-output", "-i", patch}},
+		"warnings":     {Args: []string{"plan", "--json", "-", "--cwd", work}, Stdin: []byte(warningsRequest)},
 	}
 	out := map[string]runner.Outcome{}
 	var mu sync.Mutex
@@ -123,6 +140,7 @@ func probe(ctx context.Context, impl runner.Implementation, dir string, timeout 
 			f.outside[strings.Join(probes[name].Args, " ")] = o.Outside
 		}
 	}
+	f.Warnings = warns(out["warnings"])
 	if o := out["version"]; o.Exit == 0 {
 		f.Version = strings.TrimSpace(string(firstLines(o.Stdout, 3, 300)))
 	}
@@ -166,6 +184,19 @@ func probe(ctx context.Context, impl runner.Implementation, dir string, timeout 
 		f.How[cases.CLI] = "claimed: check -d DIR -i PATCH is understood"
 	}
 	return f, nil
+}
+
+// warns reports whether o is a success whose warnings hold one.
+func warns(o runner.Outcome) bool {
+	if o.Exit != 0 {
+		return false
+	}
+	doc, _, err := oneObject(o.Stdout)
+	if err != nil {
+		return false
+	}
+	list, _ := doc["warnings"].([]any)
+	return len(list) > 0
 }
 
 // rejects reports whether o is a clean error with the given code.

@@ -156,9 +156,15 @@ func TestProbe(t *testing.T) {
 	if !strings.Contains(f.Version, cli.Version) {
 		t.Errorf("version %q", f.Version)
 	}
+	if !f.Warnings {
+		t.Error("the reference's plan printed no adjacent_bytes warning")
+	}
 	f, err = Probe(ctx, coreOnly, t.TempDir(), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if f.Warnings {
+		t.Error("an implementation without plan prints warnings")
 	}
 	if d := cmp.Diff([]cases.Level{cases.Core}, f.Claimed); d != "" {
 		t.Errorf("core-only levels (-want +got):\n%s\n%v", d, f.How)
