@@ -109,10 +109,11 @@ func (cfg *Config) levels(ctx context.Context) error {
 				for _, l := range cases.Levels {
 					fmt.Fprintf(cfg.Log, "level %s: %s\n", l, f.How[l])
 				}
-				fmt.Fprintf(cfg.Log, "warnings: %s\n", map[bool]string{
-					true:  "compared: plan warns of bytes joined with no newline",
-					false: "not compared: plan gave no warning of bytes joined with no newline",
-				}[f.Warnings])
+				how := "not compared: plan gave no warning of bytes joined with no newline"
+				if f.Warnings {
+					how = "compared: plan warns of bytes joined with no newline"
+				}
+				fmt.Fprintf(cfg.Log, "warnings: %s\n", how)
 			}
 		}
 	}
