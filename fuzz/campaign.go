@@ -78,6 +78,9 @@ func Campaign(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.levels(ctx); err != nil {
 		return nil, err
 	}
+	if cfg.Options.Large && cfg.Log != nil {
+		fmt.Fprintf(cfg.Log, "large: every scenario pads a file to about 64 KiB, 256 KiB, 1 MiB or 4 MiB\n")
+	}
 	return campaign.Run(ctx, cfg.Config, campaign.Suite[gen.Spec]{
 		Random: func(seed uint64, k int64) gen.Spec {
 			return gen.Random(gen.NewRand(seed, uint64(k)), cfg.Options)

@@ -10,6 +10,10 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 )
 
+// largeOutput is the output kept of a command in a --large campaign: plan's
+// JSON of a move of most of a 4 MiB pad, with room to spare.
+const largeOutput = 64 << 20
+
 // Main is the command line of Campaign: it parses args (the arguments
 // after the command's name, which is name in messages and usage), runs the
 // campaign (or, given bench-mutants first, the planted-bug benchmark)
@@ -24,12 +28,13 @@ func Main(ctx context.Context, name string, args []string, stdout, stderr io.Wri
 		io.WriteString(stdout, Coverage())
 		return 0
 	}
-	var casesFormat *bool
+	var casesFormat, large *bool
 	var refPath *string
 	return campaign.Command{
 		Name: name, Usage: usage,
 		Flags: func(fs *flag.FlagSet) {
 			casesFormat = fs.Bool("cases-format", false, "")
+			large = fs.Bool("large", false, "")
 			refPath = fs.String("reference", "", "")
 		},
 		Start: func(argv []string, common campaign.Config, timeout time.Duration) (func(context.Context) (*Report, error), error) {
@@ -44,6 +49,12 @@ func Main(ctx context.Context, name string, args []string, stdout, stderr io.Wri
 					return nil, err
 				}
 				cfg.Reference = FromRunner(ref)
+				if *large {
+					ref.MaxOutput = largeOutput
+				}
+			}
+			if *large {
+				cfg.Options.Large, impl.MaxOutput = true, largeOutput
 			}
 			cfg.Config, cfg.Timeout, cfg.CasesFormat = common, timeout, *casesFormat
 			return func(ctx context.Context) (*Report, error) { return Campaign(ctx, cfg) }, nil

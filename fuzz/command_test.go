@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,3 +67,37 @@ func TestCommandFindsAndWrites(t *testing.T) {
 }
 
 func osDirFS(dir string) fs.FS { return os.DirFS(dir) }
+
+// TestCommandReportsTimeout: an implementation that never answers is
+// stopped at --timeout, and the disagreement is a timeout, not a crash.
+func TestCommandReportsTimeout(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("no sleep command")
+	}
+	script := filepath.Join(t.TempDir(), "silent.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), "blockpatch-fuzz", []string{"--seed", "1", "--replay", "0", "--timeout", "300ms", "--shrink-budget", "1", "--out", out, "--", script}, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), ": timeout") || strings.Contains(stdout.String(), "crash") {
+		t.Errorf("the report does not name a timeout:\n%s", stdout.String())
+	}
+}
+
+// TestCommandLarge: with --large, the built reference agrees with the
+// reference in process on scenarios whose files are padded to megabytes.
+func TestCommandLarge(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), "blockpatch-fuzz", []string{"--large", "--seed", "1", "--iterations", "8", "--out", out, "--", referenceBinary(t)}, &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), "8 iterations") || !strings.Contains(stdout.String(), "large: every scenario pads") {
+		t.Fatalf("exit %d, want 0 after 8 iterations\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}

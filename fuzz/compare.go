@@ -28,6 +28,9 @@ func compare(want, got []Step, warnings bool) []Difference {
 				add("not run", "reference %s, implementation %s", w.Summary(), g.Summary())
 			}
 			continue
+		case g.TimedOut && !w.TimedOut:
+			add("timeout", "no answer within the command timeout (--timeout); the reference answered %s", w.Summary())
+			return out
 		case g.Exit != 0 && g.Exit != 1:
 			add("crash", "exit %d: %.200q", g.Exit, g.Stderr)
 			return out

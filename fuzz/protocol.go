@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -61,6 +62,8 @@ type Step struct {
 	Renamed []string
 	// Skipped is set when the step could not run (no planned patch).
 	Skipped bool
+	// TimedOut is set when the command was stopped at the timeout.
+	TimedOut bool
 }
 
 // Code returns the error code of a failed step, or "".
@@ -259,6 +262,7 @@ func run(ctx context.Context, impl Impl, sb *sandbox, sc *gen.Scenario, steps []
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		exit, stdout, stderr, err := impl.Exec(cctx, sb.expand(s.Args), sb.inputs, s.Stdin)
+		s.TimedOut = errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()
 		var renamed []string
 		if watch != nil {

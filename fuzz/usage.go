@@ -21,6 +21,10 @@ Flags:
 ` + campaign.FlagsUsage + `  --cases-format       add corpus metadata (requirements, since), a guess
                        from the error code for the reviewer to correct
   --reference PATH     use this reference binary, not the built-in one
+  --large              pad a file of every scenario to 64 KiB, 256 KiB, 1 MiB
+                       or 4 MiB, or just under: where implementations switch
+                       how they read and search (slower: every command
+                       reads megabytes)
 
 Example:
   NAME --seed 1 --time 60s --shard 0/4 --out found -- ./my-bp

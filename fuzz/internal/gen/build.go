@@ -63,6 +63,11 @@ func Build(s Spec) *Scenario {
 	}
 	shape := abs(s.Shape) % numShapes
 	sc.Notes = append(sc.Notes, ShapeNames[shape])
+	for _, f := range files {
+		if f.padHi > 0 {
+			sc.Notes = append(sc.Notes, fmt.Sprintf("%s padded with %d bytes of %s", f.path, f.padHi-f.padLo, PadKindNames[abs(s.PadKind)%numPadKinds]))
+		}
+	}
 	l := s.layout(files, taken, shape)
 	real := l
 	if extra := s.trick(&l, shape); extra != nil {

@@ -119,6 +119,7 @@ var Areas = func() []Area {
 		{"trap: payload at the target and still at the source", []string{"IDEM-011", "IDEM-012", "IDEM-013", "IDEM-002"}, noted("trap: the payload is at the target and still at the source")},
 		{"trap: removed file already gone", []string{"IDEM-010", "PLAN-039", "PATH-007"}, noted("trap: the removed file is already gone")},
 		{"trap: final text twice", []string{"IDEM-002", "IDEM-003", "PLAN-045", "PLAN-041"}, noted("trap: the final text occurs twice")},
+		{"large file: a pad of 64 KiB to 4 MiB (--large only)", []string{"MATCH-001", "MATCH-004", "MATCH-010", "PLAN-027"}, func(sc *Scenario) bool { return sc.Spec.Pad != 0 }},
 		{"empty payload in an in-file shape", []string{"SHAPE-007"}, func(sc *Scenario) bool {
 			m := sc.Move
 			return sc.Protocol == ProtoPatch && m != nil && m.Shape != reference.ShapeCreate && m.Shape != reference.ShapeRemove && len(m.Payload()) == 0

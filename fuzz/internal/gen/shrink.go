@@ -2,8 +2,8 @@ package gen
 
 import "slices"
 
-// Shrink lists Specs smaller than s, the most promising first: fewer
-// mutations, fewer files, fewer and simpler tokens, smaller numbers, the
+// Shrink lists Specs smaller than s, the most promising first: no pad,
+// fewer mutations, fewer files, fewer and simpler tokens, smaller numbers, the
 // optional knobs off. Protocol and Shape are kept, so a shrunk Spec still
 // exercises the same kind of move. Every candidate is strictly smaller in
 // the order Size measures, so repeated shrinking ends.
@@ -26,6 +26,11 @@ func Shrink(s Spec) []Spec {
 		return c
 	}
 
+	if s.Pad != 0 {
+		c := clone()
+		c.Pad = 0
+		try(c)
+	}
 	if len(s.Mutations) > 0 {
 		c := clone()
 		c.Mutations = nil
@@ -107,6 +112,10 @@ func Shrink(s Spec) []Spec {
 	}
 	// Smaller numbers.
 	for _, f := range []func(*Spec) *int{
+		func(c *Spec) *int { return &c.Pad },
+		func(c *Spec) *int { return &c.PadKind },
+		func(c *Spec) *int { return &c.PadAt },
+		func(c *Spec) *int { return &c.PadFile },
 		func(c *Spec) *int { return &c.Deliver },
 		func(c *Spec) *int { return &c.PathTrick },
 		func(c *Spec) *int { return &c.Env },
@@ -149,8 +158,8 @@ func Shrink(s Spec) []Spec {
 	return out
 }
 
-// Size measures a Spec for shrinking: tokens count most, then mutations,
-// then the numbers.
+// Size measures a Spec for shrinking: a pad counts most, then tokens, then
+// mutations, then the numbers.
 func Size(s Spec) int {
 	n := 0
 	for _, f := range s.Files {
@@ -170,9 +179,10 @@ func Size(s Spec) int {
 	for _, p := range s.Paths {
 		n += abs(p)
 	}
-	for _, v := range []int{s.Hash, s.Strip, s.Reverse, s.Done, s.DryRun, s.Deliver, s.PathTrick, s.Env, s.Version, s.Blank, s.Trap} {
+	for _, v := range []int{s.Hash, s.Strip, s.Reverse, s.Done, s.DryRun, s.Deliver, s.PathTrick, s.Env, s.Version, s.Blank, s.Trap, s.PadKind, s.PadAt, s.PadFile} {
 		n += 100 * abs(v)
 	}
+	n += 100000 * abs(s.Pad) // a pad outweighs every token
 	for _, v := range []int{s.CB, s.CA, s.TB, s.TA, s.PL, s.PS, s.IP, s.SK, s.EK, s.Src, s.Dst} {
 		n += abs(v)
 	}

@@ -125,6 +125,12 @@ type Spec struct {
 	// Trap changes the tree so that the move meets a state it must
 	// refuse or recognise (TrapTwice ...).
 	Trap int
+
+	// The knobs below are drawn only with Options.Large (large.go).
+
+	// Pad, when not zero, puts PadSizes[Pad-1] bytes of filler of kind
+	// PadKind (PadLines ...) before token PadAt of file PadFile.
+	Pad, PadKind, PadFile, PadAt int
 }
 
 // Mutation is one mutator applied at a position.
@@ -160,6 +166,9 @@ type Options struct {
 	// NoInputFlag never hands the patch over with -i or --input, which
 	// an implementation without the cli level does not take.
 	NoInputFlag bool
+	// Large pads a file of every scenario to a size at which readers and
+	// searches change their ways (large.go).
+	Large bool
 }
 
 func pick(r *rand.Rand, from []int, n int) int {
@@ -209,20 +218,26 @@ func Random(r *rand.Rand, o Options) Spec {
 		s.Payload = nil
 	}
 
+	if o.Large {
+		drawPad(r, &s)
+	}
+
 	// Positions are chosen on the real content, so the biases land.
 	files, _ := s.tree()
-	src := files[s.Src%len(files)].data
-	s.PS = position(r, src, 0, max(len(src)-1, 0))
-	end := position(r, src, s.PS+1, len(src))
+	sf := files[s.Src%len(files)]
+	src := sf.data
+	s.PS = sf.position(r, 0, max(len(src)-1, 0))
+	end := sf.position(r, s.PS+1, len(src))
 	s.PL = max(end-s.PS-1, 0)
 	pe := min(s.PS+1+s.PL, len(src))
 	s.CB = context(r, src, s.PS, -1)
 	s.CA = context(r, src, pe, +1)
-	dst := src
+	df := sf
 	if s.Shape != ShapeRelocate {
-		dst = files[s.Dst%len(files)].data
+		df = files[s.Dst%len(files)]
 	}
-	s.IP = position(r, dst, 0, len(dst))
+	dst := df.data
+	s.IP = df.position(r, 0, len(dst))
 	if s.Shape == ShapeRelocate && s.IP > s.PS && s.IP < pe && r.IntN(4) != 0 {
 		s.IP = pe // keep the target out of the payload, mostly
 		if r.IntN(2) == 0 {
@@ -239,6 +254,11 @@ func Random(r *rand.Rand, o Options) Spec {
 		}
 	}
 	s.SK, s.EK = r.IntN(6), r.IntN(6)
+	if s.Pad != 0 && r.IntN(2) == 0 {
+		// Delimiters as long as a pad's lines, which a few bytes of
+		// filler never tell apart.
+		s.SK, s.EK = r.IntN(64), r.IntN(64)
+	}
 
 	if !o.NoHashErrors && r.IntN(15) == 0 {
 		s.Hash = 1
@@ -345,10 +365,11 @@ func context(r *rand.Rand, data []byte, at, dir int) int {
 	return y - at
 }
 
-// file is one built file.
+// file is one built file; data[padLo:padHi] is its pad, if any.
 type file struct {
-	path string
-	data []byte
+	path         string
+	data         []byte
+	padLo, padHi int
 }
 
 // tree builds the Spec's files in order, skipping a path already taken.
@@ -365,10 +386,14 @@ func (s Spec) tree() ([]file, map[string]bool) {
 			continue
 		}
 		taken[p] = true
-		out = append(out, file{p, []byte(Join(toks))})
+		f := file{path: p, data: []byte(Join(toks))}
+		if i == abs(s.PadFile)%len(s.Files) {
+			f.data, f.padLo, f.padHi = s.padded(toks)
+		}
+		out = append(out, f)
 	}
 	if len(out) == 0 {
-		out = append(out, file{Paths[0], []byte{}})
+		out = append(out, file{path: Paths[0], data: []byte{}})
 		taken[Paths[0]] = true
 	}
 	return out, taken
