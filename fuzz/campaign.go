@@ -31,6 +31,9 @@ type Config struct {
 	CasesFormat bool
 	// Timeout bounds each command; 0 means 10s.
 	Timeout time.Duration
+	// MaxOutput is the bytes of stdout and of stderr kept of each command
+	// run as a process; 0 means runner.DefaultMaxOutput.
+	MaxOutput int
 	// Options bias the generator.
 	Options gen.Options
 	// TempDir is where the work folders go; empty means os.TempDir().
@@ -75,6 +78,7 @@ func Campaign(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
 	}
+	cfg.Impl, cfg.Reference = keeping(cfg.Impl, cfg.MaxOutput), keeping(cfg.Reference, cfg.MaxOutput)
 	if err := cfg.levels(ctx); err != nil {
 		return nil, err
 	}
@@ -166,6 +170,8 @@ func (w *worker) impls(sc *gen.Scenario) (ref, imp Impl, ok bool) {
 	w.unpriv.Do(func() {
 		w.refU, _ = unprivileged(w.cfg.Reference)
 		w.impU, _ = unprivileged(w.cfg.Impl)
+		// The in-process reference runs as a process of its own here.
+		w.refU, w.impU = keeping(w.refU, w.cfg.MaxOutput), keeping(w.impU, w.cfg.MaxOutput)
 	})
 	return w.refU, w.impU, w.refU != nil && w.impU != nil
 }

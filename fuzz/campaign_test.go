@@ -15,7 +15,9 @@ import (
 	"github.com/blockpatch-conformance/blockpatch-conformance/cases"
 	"github.com/blockpatch-conformance/blockpatch-conformance/embedded"
 	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/campaign/campaigntest"
+	"github.com/blockpatch-conformance/blockpatch-conformance/fuzz/internal/gen"
 	"github.com/blockpatch-conformance/blockpatch-conformance/internal/mutants"
+	"github.com/blockpatch-conformance/blockpatch-conformance/reference"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner"
 	"github.com/blockpatch-conformance/blockpatch-conformance/runner/blockpatch"
 )
@@ -279,4 +281,33 @@ func TestCampaignCoreOnly(t *testing.T) {
 	cfg.Out = t.TempDir()
 	r, err := Campaign(context.Background(), cfg)
 	campaigntest.Agrees(t, n, r, err)
+}
+
+// TestCampaignKeepsLargeOutput: a --large scenario whose plan prints more
+// than the runner keeps by default, run unprivileged (the in-process
+// reference then runs as a process of its own), agrees once the campaign
+// keeps MaxOutput bytes, and did not while only the implementation did.
+func TestCampaignKeepsLargeOutput(t *testing.T) {
+	t.Parallel()
+	const seed, k = 5203, 102
+	o := NewConfig(nil).Options
+	o.Large = true
+	sc := gen.Build(gen.Random(gen.NewRand(seed, k), o))
+	req, err := reference.DecodeRequest(sc.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := reference.PlanRequest(req, sc.Files)
+	if err != nil || !sc.Unprivileged || len(*plan.Result.Patch) <= runner.DefaultMaxOutput {
+		t.Fatalf("iteration %d of seed %d is no longer an unprivileged plan of a patch over %d bytes (%v): pick another", k, seed, runner.DefaultMaxOutput, err)
+	}
+	impl, err := runner.NewCommand([]string{referenceBinary(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(FromRunner(impl), 1)
+	cfg.Seed, cfg.Replay, cfg.Options.Large, cfg.MaxOutput = seed, []int64{k}, true, largeOutput
+	cfg.Out = t.TempDir()
+	r, err := Campaign(context.Background(), cfg)
+	campaigntest.Agrees(t, 1, r, err)
 }

@@ -49,12 +49,9 @@ func Main(ctx context.Context, name string, args []string, stdout, stderr io.Wri
 					return nil, err
 				}
 				cfg.Reference = FromRunner(ref)
-				if *large {
-					ref.MaxOutput = largeOutput
-				}
 			}
 			if *large {
-				cfg.Options.Large, impl.MaxOutput = true, largeOutput
+				cfg.Options.Large, cfg.MaxOutput = true, largeOutput
 			}
 			cfg.Config, cfg.Timeout, cfg.CasesFormat = common, timeout, *casesFormat
 			return func(ctx context.Context) (*Report, error) { return Campaign(ctx, cfg) }, nil

@@ -25,6 +25,22 @@ func (r runnerImpl) Exec(ctx context.Context, args []string, dir string, stdin [
 	return o.Exit, o.Stdout, o.Stderr, nil
 }
 
+// keeping returns impl keeping n bytes of each stream of a command it
+// runs as a process; impl itself when it runs none, or n is not positive.
+func keeping(impl Impl, n int) Impl {
+	r, ok := impl.(runnerImpl)
+	if !ok || n <= 0 {
+		return impl
+	}
+	c, ok := r.impl.(*runner.Command)
+	if !ok {
+		return impl
+	}
+	k := *c
+	k.MaxOutput = n
+	return runnerImpl{&k}
+}
+
 // unprivileged returns impl as the certifier runs it for an unprivileged
 // case (blockpatch.Unprivileged, no isolation), or nil and the reason it
 // cannot be.
