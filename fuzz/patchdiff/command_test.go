@@ -29,7 +29,7 @@ func TestCommandUsageIsTidy(t *testing.T) {
 // (exit 1), and the one case of its one kind is written and loads.
 func TestCommandFindsAndWrites(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), "patchdiff-fuzz", []string{"--seed", "1", "--replay", "0", "--", "true"}, &stdout, &stderr); code != 2 {
+	if code := Main(context.Background(), "patchdiff-fuzz", []string{"--seed", "1", "--replay", "0", "--out", t.TempDir(), "--", "true"}, &stdout, &stderr); code != 2 {
 		t.Errorf("against true: exit %d, want 2\n%s", code, stderr.String())
 	}
 	script := filepath.Join(t.TempDir(), "adapter.sh")
