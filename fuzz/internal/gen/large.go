@@ -47,16 +47,15 @@ var PadKindNames = []string{"numbered lines", "one line", "one line repeated", "
 // digits and line ends, which no token holds but "x = 1\n"'s digit and the
 // line ends, so the tokens' anchors rarely match inside it.
 func padFill(kind, size int) []byte {
+	const tildes = "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"
 	b := make([]byte, 0, size+64)
 	for i := 0; len(b) < size; i++ {
-		switch kind {
-		case PadSameLines:
-			b = append(b, "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"...)
+		if kind == PadSameLines {
+			b = append(append(b, tildes...), '\n')
 			continue
 		}
-		b = append(b, '~')
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, bytes.Repeat([]byte{'~'}, 2+i%37)...)
+		b = strconv.AppendInt(append(b, '~'), int64(i), 10)
+		b = append(b, tildes[:2+i%37]...)
 		switch kind {
 		case PadLines:
 			b = append(b, '\n')

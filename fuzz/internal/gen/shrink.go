@@ -158,8 +158,8 @@ func Shrink(s Spec) []Spec {
 	return out
 }
 
-// Size measures a Spec for shrinking: a pad counts most, then tokens, then
-// mutations, then the numbers.
+// Size measures a Spec for shrinking: tokens count most, then mutations,
+// then the numbers; a pad weighs as a hundred tokens.
 func Size(s Spec) int {
 	n := 0
 	for _, f := range s.Files {
