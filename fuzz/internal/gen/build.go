@@ -489,7 +489,7 @@ func (sc *Scenario) String() string {
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		fmt.Fprintf(&b, "  %s: %q\n", p, sc.Files[p])
+		fmt.Fprintf(&b, "  %s: %q%s\n", p, clip(sc.Files[p]), clipped(sc.Files[p]))
 	}
 	if len(paths) == 0 {
 		b.WriteString("  (none)\n")
@@ -498,10 +498,25 @@ func (sc *Scenario) String() string {
 		fmt.Fprintf(&b, "request: %s\n", sc.Request)
 	}
 	if sc.Patch != nil {
-		b.WriteString("patch:\n")
-		b.WriteString(ShowText(sc.Patch, "  | "))
+		b.WriteString("patch:" + clipped(sc.Patch) + "\n")
+		b.WriteString(ShowText(clip(sc.Patch), "  | "))
 	}
 	return b.String()
+}
+
+// shown is how much of a file or a patch String shows: a padded file
+// (Options.Large) is megabytes, which no reader wants in a message.
+const shown = 4 << 10
+
+// clip is data's first shown bytes.
+func clip(data []byte) []byte { return data[:min(len(data), shown)] }
+
+// clipped says how much clip left out, if anything.
+func clipped(data []byte) string {
+	if len(data) <= shown {
+		return ""
+	}
+	return fmt.Sprintf(" (the first %d of %d bytes)", shown, len(data))
 }
 
 // ShowText writes data one line per row, each behind prefix, quoting

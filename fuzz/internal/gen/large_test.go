@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -108,5 +109,21 @@ func TestShrinkDropsThePadFirst(t *testing.T) {
 	}
 	if Size(c[0]) >= Size(s) {
 		t.Fatal("no smaller")
+	}
+}
+
+// TestStringClipsLargeFiles: a scenario shown in a message shows the first
+// bytes of a padded file and of a large patch, and says so.
+func TestStringClipsLargeFiles(t *testing.T) {
+	t.Parallel()
+	s := Spec{Shape: ShapeDelete, Files: [][]int{{0, 1, 4}}, PS: 2, PL: 1, CB: 2, CA: 2, Pad: len(PadSizes), PadAt: 1}
+	sc := Build(s)
+	text := sc.String()
+	if len(text) > 5*shown || !strings.Contains(text, fmt.Sprintf(" of %d bytes)", len(sc.Files["a.txt"]))) {
+		t.Errorf("%d bytes shown:\n%.600s", len(text), text)
+	}
+	s.Pad = 0
+	if text := Build(s).String(); !strings.Contains(text, `"a\nb\naa\n"`) || strings.Contains(text, " bytes)") {
+		t.Errorf("an unpadded file is not shown whole:\n%s", text)
 	}
 }
