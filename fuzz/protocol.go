@@ -62,7 +62,8 @@ type Step struct {
 	Renamed []string
 	// Skipped is set when the step could not run (no planned patch).
 	Skipped bool
-	// TimedOut is set when the command was stopped at the timeout.
+	// TimedOut is set when the command was stopped at the timeout, not
+	// when it ended by itself as the deadline passed.
 	TimedOut bool
 }
 
@@ -262,7 +263,7 @@ func run(ctx context.Context, impl Impl, sb *sandbox, sc *gen.Scenario, steps []
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		exit, stdout, stderr, err := impl.Exec(cctx, sb.expand(s.Args), sb.inputs, s.Stdin)
-		s.TimedOut = errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		s.TimedOut = exit == -1 && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()
 		var renamed []string
 		if watch != nil {
