@@ -109,6 +109,13 @@ func (c *Case) compare(got *Result) []Difference {
 	if got.ValidationStage != e.ValidationStage {
 		add("validation_stage: want %q, got %q", e.ValidationStage, got.ValidationStage)
 	}
+	// ADAPTER-004: both lists are members of every result, [] when empty.
+	if got.ChangeFacts == nil {
+		add("change_facts: want a list ([] for none), got null or no member")
+	}
+	if got.Warnings == nil {
+		add("warnings: want a list ([] for none), got null or no member")
+	}
 	if got.Validity == nil {
 		add("validity: missing")
 	} else if diff := cmp.Diff(e.Validity, *got.Validity); diff != "" {

@@ -138,6 +138,9 @@ func TestCompareCatches(t *testing.T) {
 		{"extra warning", "decode/tx1-minimal", func(r *Result) { r.Warnings = append(r.Warnings, map[string]any{"code": "no_op_change"}) }, false},
 		{"warning on rejection", "find/overlap-aa-in-aaa", func(r *Result) { r.Warnings = []map[string]any{{"code": "no_op_change"}} }, false},
 		{"fact on rejection", "find/overlap-aa-in-aaa", func(r *Result) { r.ChangeFacts = []map[string]any{{"change_id": "chg_001"}} }, false},
+		{"warnings null", "decode/tx1-minimal", func(r *Result) { r.Warnings = nil }, false},
+		{"warnings null on rejection", "find/overlap-aa-in-aaa", func(r *Result) { r.Warnings = nil }, false},
+		{"change_facts null on rejection", "find/overlap-aa-in-aaa", func(r *Result) { r.ChangeFacts = nil }, false},
 		{"diagnostic code", "scope/match-outside", func(r *Result) { r.Diagnostic["code"] = "OBSERVED_INSERTION_GUARDS_REQUIRED" }, false},
 		{"no diagnostic", "scope/match-outside", func(r *Result) { r.Diagnostic = nil }, false},
 		{"excerpt over budget", "evidence/absent-small", func(r *Result) {

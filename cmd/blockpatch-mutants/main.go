@@ -41,7 +41,7 @@ func main() {
 	flag.BoolVar(&o.ReportOnly, "report-only", false, "mechanical: rewrite the report from the results file without judging")
 	flag.StringVar(&o.CorpusHash, "corpus-hash", "", "mechanical, with -report-only: the corpus hash the results were judged with, when not the current corpus")
 	flag.StringVar(&o.Took, "took", "", "mechanical, with -report-only: how long the campaign took, and on what machine")
-	flag.StringVar(&o.Opinions, "opinions", "", "mechanical, blockpatch: run the reference's own tests (each file's _test.go twin) on every unreviewed survivor and write what they make of it to this file; the report shows internal/mutants/testdata/mechanical-opinions.txt beside each unreviewed survivor")
+	flag.StringVar(&o.Opinions, "opinions", "", "mechanical: run the reference's own tests (each file's _test.go twin, or its whole package without one, then the suite's other test packages) on every unreviewed survivor and write what they make of it to this file; the report shows the suite's opinions file (internal/mutants/testdata/*-opinions.txt) beside each unreviewed survivor")
 	flag.StringVar(&o.Note, "note", "", "mechanical: a sentence added to the report")
 	flag.Parse()
 	s, ok := mutants.LookupSuite(*suite)

@@ -29,6 +29,9 @@ type Suite struct {
 	// Certify certifies a mutant binary; it is the suite's runner over
 	// its embedded corpus.
 	Certify Certifier
+	// OpinionPackages are packages (relative to the module root) whose
+	// tests judge a survivor after those of its own file (-opinions).
+	OpinionPackages []string
 	// Results, Report and Verdicts are the campaign's files, relative to
 	// the module root (see Options).
 	Results, Report, Verdicts string
@@ -65,9 +68,10 @@ var Blockpatch = Suite{
 var PatchDIFF = Suite{
 	Name: "patchdiff", Title: "the reference PatchDIFF runtime",
 	Dirs: []string{"reference/patchdiff"}, Package: "./cmd/patchdiff",
-	Codes:   Codes{File: "spec/patchdiff/labels.go", Type: "Reason", Qualifier: "pdspec"},
-	Certify: PatchDIFFCertifier(newPatchDIFFRunner),
-	Results: testdata + "patchdiff-results.jsonl", Report: testdata + "patchdiff-report.md", Verdicts: testdata + "patchdiff-verdicts.txt",
+	Codes:           Codes{File: "spec/patchdiff/labels.go", Type: "Reason", Qualifier: "pdspec"},
+	Certify:         PatchDIFFCertifier(newPatchDIFFRunner),
+	OpinionPackages: []string{"fuzz/patchdiff"}, // the properties and native targets
+	Results:         testdata + "patchdiff-results.jsonl", Report: testdata + "patchdiff-report.md", Verdicts: testdata + "patchdiff-verdicts.txt",
 }
 
 // Suites lists the suites by name.

@@ -350,6 +350,36 @@ func TestDecodeReturnsCodedErrors(t *testing.T) {
 	if got.Operations[0].Match != "a\n" || got.Operations[0].ChangeID != "chg_001" || got.Operations[1].ChangeID != "mine" || *got.ExpectedTargetVersion != 1 {
 		t.Errorf("Decode = %+v", got)
 	}
+	if got.HasMetadata {
+		t.Errorf("Decode without metadata: HasMetadata")
+	}
+	if got, err := Decode(v022, strings.Replace(tx1(obj{"match": "a", "replace": "b"}), "{", `{"metadata":{},`, 1)); err != nil || !got.HasMetadata {
+		t.Errorf("Decode with metadata: %v, %+v", err, got)
+	}
+}
+
+// CANON-010: the diagnostic of invalid text holds markers only: which
+// input, and for the transaction the byte offset of its first fault.
+func TestInvalidTextDiagnostic(t *testing.T) {
+	t.Parallel()
+	off := func(n int) *int { return &n }
+	for name, tt := range map[string]struct {
+		target, transaction string
+		want                Diagnostic
+	}{
+		"target":                   {"a\x00b", tx1(obj{"match": "a", "replace": "b"}), Diagnostic{InvalidInput: pdspec.InvalidInputTarget}},
+		"transaction":              {"ab", tx1(obj{"match": "a", "replace": "b"})[:5] + "\x00" + tx1(obj{"match": "a", "replace": "b"})[5:], Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(5)}},
+		"transaction's first byte": {"ab", "\xff{}", Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(0)}},
+	} {
+		r := run(v022, tt.target, tt.transaction)
+		if r.Reason() != pdspec.TargetEncodingInvalid || r.Diagnostic == nil {
+			t.Errorf("%s: %+v", name, r)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, *r.Diagnostic); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
 }
 
 func TestCanonicalize(t *testing.T) {

@@ -48,10 +48,44 @@ func TestDecodeRequestRefusals(t *testing.T) {
 		"scope with extra":   `{"target":"","transaction":"","scope_bounds":{"scope_start":1,"scope_end":2,"x":3}}`,
 		"float version":      `{"target":"","transaction":"","target_version":1.5}`,
 		"not JSON":           `{`,
+		"array":              `[]`,
+		"version as number":  `{"runtime_version":1,"target":"","transaction":""}`,
+		"target as number":   `{"target":1,"transaction":""}`,
+		"version as string":  `{"target":"","transaction":"","target_version":"1"}`,
+		"scope as strings":   `{"target":"","transaction":"","scope_bounds":{"scope_start":"1","scope_end":"2"}}`,
 		"not UTF-8":          "{\"target\":\"\xff\",\"transaction\":\"\"}",
 	} {
 		if _, err := DecodeRequest([]byte(doc)); err == nil {
 			t.Errorf("ADAPTER-002: %s accepted", name)
+		}
+	}
+}
+
+// MarshalJSON writes what DecodeRequest reads back: control characters
+// and quotes escaped, a three-byte surrogate as its escape, and any other
+// byte that is not UTF-8 as U+FFFD, wherever it stands.
+func TestRequestMarshalJSON(t *testing.T) {
+	t.Parallel()
+	for target, want := range map[string]string{
+		"a\x01\"\\b\n":              "a\x01\"\\b\n",
+		"\xed\xa0\x80z\xed\xbf\xbf": "\xed\xa0\x80z\xed\xbf\xbf",
+		"a\xff":                     "a\ufffd",
+		"\xff\x80\x80":              "\ufffd\ufffd\ufffd",
+		"\xed\xa0":                  "\ufffd\ufffd",
+		"é😀":                        "é😀",
+	} {
+		req := Request{RuntimeVersion: v050, Target: target, Transaction: target, CollectWarnings: false}
+		data, err := req.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeRequest(data)
+		if err != nil {
+			t.Fatalf("%q: %s: %v", target, data, err)
+		}
+		wantReq := Request{RuntimeVersion: v050, Target: want, Transaction: want}
+		if diff := cmp.Diff(wantReq, got); diff != "" {
+			t.Errorf("%q: %s (-want +got):\n%s", target, data, diff)
 		}
 	}
 }

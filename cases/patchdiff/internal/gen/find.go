@@ -1,5 +1,7 @@
 package main
 
+import "strings"
+
 func init() { areas = append(areas, findCases, hashCases) }
 
 const (
@@ -10,6 +12,13 @@ const (
 	P030 = "patchdiff-mvp-0.3.0"
 	P040 = "patchdiff-mvp-0.4.0"
 	P050 = "patchdiff-mvp-0.5.0"
+)
+
+// aab64 and abaab64 are 64-byte matches that overlap themselves, of
+// period 3 and 5.
+var (
+	aab64   = strings.Repeat("aab", 22)[:64]
+	abaab64 = strings.Repeat("abaab", 13)[:64]
 )
 
 var allProfiles = []string{P010, P020, P021, P022, P030, P040, P050}
@@ -55,6 +64,14 @@ func findCases() []*C {
 		A("find/unique-in-repetitive", "one occurrence among near misses", "abcabdabe", tx1(e("abd", "-")), "abc-abe", M("chg_001", 3, "abd", "-")).T("FIND-002"),
 		R("find/code-points-not-bytes", "U+00E9 and U+00E8 share their first UTF-8 byte; no byte-wise match", "\u00e9", tx1(e("\u00e8", "x")), ma).T("FIND-002", "FIND-005"),
 		R("find/no-utf16-match", "a match of a lone high surrogate's partner is not found inside an emoji: matching is over code points", "\U0001F600", tx1(e("\U0001F601", "x")), ma).T("FIND-002"),
+		// Past 256 occurrences of a match of 64 bytes or more the reference
+		// searches on with Knuth-Morris-Pratt: a few hundred bytes reach it.
+		A("find/long-needle-last-of-279", "a 64-byte match overlapping itself 279 times in 900 bytes: the last occurrence starts at 834",
+			pieces{rep{"aab", 300}}, tx1(e(aab64, "X", "occurrence_index", 279)), pieces{rep{"aab", 278}, "Xab"}, M("chg_001", 834, aab64, "X")).T("FIND-003", "SELECT-002"),
+		A("find/long-needle-after-a-break", "a 64-byte match overlapping itself, 280 times and then after a stray \"ab\" 4 more: the 281st starts at 902, past the break",
+			pieces{rep{"aab", 300}, "ab", rep{"aab", 25}}, tx1(e(aab64, "X", "occurrence_index", 281)), pieces{rep{"aab", 300}, "abXab", rep{"aab", 3}}, M("chg_001", 902, aab64, "X")).T("FIND-003", "SELECT-002"),
+		A("find/long-needle-period-five", "a 64-byte match of period 5 occurs 288 times in 1,500 bytes: the last starts at 1435",
+			pieces{rep{"abaab", 300}}, tx1(e(abaab64, "X", "occurrence_index", 288)), pieces{rep{"abaab", 287}, "Xb"}, M("chg_001", 1435, abaab64, "X")).T("FIND-003", "SELECT-002"),
 	}
 }
 

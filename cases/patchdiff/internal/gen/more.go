@@ -33,6 +33,9 @@ func moreCases() []*C {
 		R("seq/zero-width-inside-original", "an insertion at 5, inside the original \"bar\" (4..7), destroys it: overlapped_by the insertion", "foo bar", tx2(os_(5, 5, "", "X"), om("bar", "BAR")), "sequential_match_invalid").P(P030).
 			D("original_occurrences", []any{o("occurrence_index", 1, "span_start", 4, "span_end", 7, "overlapped_by", "chg_001")}).T("EVIDENCE-011", "SEQ-003"),
 		A("seq/zero-width-at-occurrence-start", "an insertion at 4, where \"bar\" starts, leaves it whole", "foo bar", tx2(os_(4, 4, "", "X"), om("bar", "BAR")), "foo XBAR", S("chg_001", 4, "", "X"), M("chg_002", 5, "bar", "BAR")).P(P030).T("EVIDENCE-011", "SEQ-001"),
+		R("seq/zero-width-at-occurrence-start-not-named", "an insertion at 2, where \"foo\" starts, leaves it whole; the span that then deletes it (3..6 after the insertion) is the change named", "xxfooyy",
+			tx2(os_(2, 2, "", "Z"), os_(3, 6, "foo", ""), om("foo", "bar")), "sequential_match_invalid").P(P030).
+			D("original_occurrences", []any{o("occurrence_index", 1, "span_start", 2, "span_end", 5, "overlapped_by", "chg_002")}).T("SEQ-003", "EVIDENCE-008", "EVIDENCE-011"),
 		A("seq/zero-width-at-occurrence-end", "an insertion at 7, where \"bar\" ends, leaves it whole", "foo bar", tx2(os_(7, 7, "", "!"), om("bar", "BAR")), "foo BAR!", S("chg_001", 7, "", "!"), M("chg_002", 4, "bar", "BAR")).P(P030).T("EVIDENCE-011", "SEQ-001"),
 		A("warn/anchor-no-basis-shift", "anchors select without an occurrence_index: no basis shift warning", "k a a", tx1(e("k", "a"), e("a", "X", "anchor_before", "a a")), "a a X", M("chg_001", 0, "k", "a"), M("chg_002", 4, "a", "X")).T("WARN-003", "SELECT-003"),
 		A("canon/only-cr", "a target of one bare CR is one LF", "\r", tx1(e("\n", "x")), "x", M("chg_001", 0, "\n", "x")).T("CANON-001"),
