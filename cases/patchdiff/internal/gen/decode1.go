@@ -129,6 +129,8 @@ func decodeTx1() []*C {
 		R("decode/json-truncated-in-unicode-escape", "malformed JSON: the text ends inside a \\u escape, two hex digits short", T0, text(txHead+`{"match":"beta","replace":"BE\u00`), mi).T("DECODE-003"),
 		R("decode/json-member-name-single-quote", "malformed JSON: a member name opened by a single quote and closed by a double one", T0,
 			text(txHead+`{"match":"beta","replace":"BETA"}],'client_request_id":"r-1"}`), mi).T("DECODE-003"),
+		R("decode/json-nul-escape-outside-strings", "the six characters \\u0000 after the object stand in no string, so they are no NUL: trailing data, malformed JSON", T0,
+			text(txHead+`{"match":"beta","replace":"BETA"}]} \u0000`), mi).T("DECODE-003", "CANON-008"),
 		R("decode/json-trailing-comma", "malformed JSON: a trailing comma", T0, text(txHead+`{"match":"beta","replace":"BETA"},]}`), mi).T("DECODE-003"),
 		R("decode/json-single-quotes", "malformed JSON: single-quoted strings", T0, text(`{'format':'patchdiff-tx/1'}`), mi).T("DECODE-003"),
 		R("decode/json-comment", "JSON has no comments", T0, text("// edit\n"+txHead+`{"match":"beta","replace":"BETA"}]}`), mi).T("DECODE-003"),

@@ -38,6 +38,8 @@ func scopeCases() []*C {
 		A("scope/none-insert-unguarded", "without scope bounds an insertion needs no guard", TP, ins(5), "01234-56789", S("chg_001", 5, "", "-")).P(P050).T("SCOPE-006"),
 		R("scope/bounds-before-scope", "a span past the buffer is bounds, checked before scope", TP, tx2(os_(5, 20, "x", "")), oob).P(P050).Scope(2, 8).D("span_check", "bounds", "code", nil).T("SCOPE-007"),
 		R("scope/containment-before-guards", "an insertion outside the scope and without guards: containment is checked first", TP, ins(9), oob).P(P050).Scope(2, 8).D("code", outside).T("SCOPE-007"),
+		R("scope/insert-at-scope-start-without-guards", "an insertion at the scope's start 2 without guards: the boundary is a containment fault, checked before the guards", TP, ins(2), oob).P(P050).Scope(2, 8).D("code", outside).T("SCOPE-002", "SCOPE-007"),
+		R("scope/insert-at-scope-end-without-guards", "an insertion at the scope's end 8 without guards: the boundary is a containment fault, checked before the guards", TP, ins(8), oob).P(P050).Scope(2, 8).D("code", outside).T("SCOPE-002", "SCOPE-007"),
 		R("scope/scope-before-text", "a span outside the scope with a wrong expected_text: scope is checked before text", TP, tx2(os_(0, 1, "zz", "")), oob).P(P050).Scope(2, 8).D("code", outside).T("SCOPE-007"),
 		R("scope/guards-required-v0.3.0", "under 0.3.0 an observed insertion cannot carry guards, so it is refused", TP, ins(5), stm).P(P030).Scope(2, 8).D("code", guardReq).T("SCOPE-003"),
 		R("scope/end-past-target", "scope_end 11 exceeds the canonical target's length 10", TP, tx2(om("4", "x")), "context_invalid").P(P050).Scope(2, 11).T("SCOPE-008"),
