@@ -50,18 +50,18 @@ func Opinions(ctx context.Context, module string, s Suite, dir string, names []s
 	}
 	ov := filepath.Join(dir, "overlay.json")
 	bins := map[string]string{} // package dir -> test binary
-	testBinary := func(pkg string) (string, error) {
+	buildTests := func(pkg string) error {
 		if bins[pkg] != "" {
-			return bins[pkg], nil
+			return nil
 		}
 		bin := filepath.Join(dir, strings.ReplaceAll(pkg, "/", "_")+".test")
 		cmd := exec.CommandContext(ctx, "go", "test", "-c", "-vet=off", "-overlay", ov, "-o", bin, "./"+pkg)
 		cmd.Dir = module
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("building the tests of %s: %v: %s", pkg, err, out)
+			return fmt.Errorf("building the tests of %s: %v: %s", pkg, err, out)
 		}
 		bins[pkg] = bin
-		return bin, nil
+		return nil
 	}
 	runs := map[string][]testRun{} // file -> the test runs judging its mutants
 	for _, n := range names {
@@ -71,7 +71,7 @@ func Opinions(ctx context.Context, module string, s Suite, dir string, names []s
 		}
 		runs[file] = opinionRuns(module, s, file)
 		for _, r := range runs[file] {
-			if _, err := testBinary(r.pkg); err != nil {
+			if err := buildTests(r.pkg); err != nil {
 				return nil, err
 			}
 		}

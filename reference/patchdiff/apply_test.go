@@ -363,12 +363,13 @@ func TestDecodeReturnsCodedErrors(t *testing.T) {
 func TestInvalidTextDiagnostic(t *testing.T) {
 	t.Parallel()
 	off := func(n int) *int { return &n }
+	valid := tx1(obj{"match": "a", "replace": "b"})
 	for name, tt := range map[string]struct {
 		target, transaction string
 		want                Diagnostic
 	}{
-		"target":                   {"a\x00b", tx1(obj{"match": "a", "replace": "b"}), Diagnostic{InvalidInput: pdspec.InvalidInputTarget}},
-		"transaction":              {"ab", tx1(obj{"match": "a", "replace": "b"})[:5] + "\x00" + tx1(obj{"match": "a", "replace": "b"})[5:], Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(5)}},
+		"target":                   {"a\x00b", valid, Diagnostic{InvalidInput: pdspec.InvalidInputTarget}},
+		"transaction":              {"ab", valid[:5] + "\x00" + valid[5:], Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(5)}},
 		"transaction's first byte": {"ab", "\xff{}", Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(0)}},
 	} {
 		r := run(v022, tt.target, tt.transaction)
