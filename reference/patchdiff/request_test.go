@@ -40,20 +40,20 @@ func TestDecodeRequest(t *testing.T) {
 func TestDecodeRequestRefusals(t *testing.T) {
 	t.Parallel()
 	for name, doc := range map[string]string{
-		"unknown member":     `{"target":"","transaction":"","extra":1}`,
-		"duplicate member":   `{"target":"","target":"","transaction":""}`,
-		"missing target":     `{"transaction":""}`,
-		"transaction object": `{"target":"","transaction":{}}`,
-		"warnings as string": `{"target":"","transaction":"","collect_warnings":"yes"}`,
-		"scope with extra":   `{"target":"","transaction":"","scope_bounds":{"scope_start":1,"scope_end":2,"x":3}}`,
-		"float version":      `{"target":"","transaction":"","target_version":1.5}`,
-		"not JSON":           `{`,
-		"array":              `[]`,
-		"version as number":  `{"runtime_version":1,"target":"","transaction":""}`,
-		"target as number":   `{"target":1,"transaction":""}`,
-		"version as string":  `{"target":"","transaction":"","target_version":"1"}`,
-		"scope as strings":   `{"target":"","transaction":"","scope_bounds":{"scope_start":"1","scope_end":"2"}}`,
-		"not UTF-8":          "{\"target\":\"\xff\",\"transaction\":\"\"}",
+		"unknown member":            `{"target":"","transaction":"","extra":1}`,
+		"duplicate member":          `{"target":"","target":"","transaction":""}`,
+		"missing target":            `{"transaction":""}`,
+		"transaction object":        `{"target":"","transaction":{}}`,
+		"warnings as string":        `{"target":"","transaction":"","collect_warnings":"yes"}`,
+		"scope with extra":          `{"target":"","transaction":"","scope_bounds":{"scope_start":1,"scope_end":2,"x":3}}`,
+		"float version":             `{"target":"","transaction":"","target_version":1.5}`,
+		"not JSON":                  `{`,
+		"array":                     `[]`,
+		"runtime_version as number": `{"runtime_version":1,"target":"","transaction":""}`,
+		"target as number":          `{"target":1,"transaction":""}`,
+		"target_version as string":  `{"target":"","transaction":"","target_version":"1"}`,
+		"scope as strings":          `{"target":"","transaction":"","scope_bounds":{"scope_start":"1","scope_end":"2"}}`,
+		"not UTF-8":                 "{\"target\":\"\xff\",\"transaction\":\"\"}",
 	} {
 		if _, err := DecodeRequest([]byte(doc)); err == nil {
 			t.Errorf("ADAPTER-002: %s accepted", name)

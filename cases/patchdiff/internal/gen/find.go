@@ -64,8 +64,10 @@ func findCases() []*C {
 		A("find/unique-in-repetitive", "one occurrence among near misses", "abcabdabe", tx1(e("abd", "-")), "abc-abe", M("chg_001", 3, "abd", "-")).T("FIND-002"),
 		R("find/code-points-not-bytes", "U+00E9 and U+00E8 share their first UTF-8 byte; no byte-wise match", "\u00e9", tx1(e("\u00e8", "x")), ma).T("FIND-002", "FIND-005"),
 		R("find/no-utf16-match", "a match of a lone high surrogate's partner is not found inside an emoji: matching is over code points", "\U0001F600", tx1(e("\U0001F601", "x")), ma).T("FIND-002"),
-		// Past 256 occurrences of a match of 64 bytes or more the reference
-		// searches on with Knuth-Morris-Pratt: a few hundred bytes reach it.
+		// Long matches that overlap themselves hundreds of times: where a
+		// searcher changes strategy after many hits (the reference turns to
+		// Knuth-Morris-Pratt after 256 occurrences of 64 bytes or more), a
+		// few hundred bytes reach the second strategy.
 		A("find/long-needle-last-of-279", "a 64-byte match overlapping itself 279 times in 900 bytes: the last occurrence starts at 834",
 			pieces{rep{"aab", 300}}, tx1(e(aab64, "X", "occurrence_index", 279)), pieces{rep{"aab", 278}, "Xab"}, M("chg_001", 834, aab64, "X")).T("FIND-003", "SELECT-002"),
 		A("find/long-needle-after-a-break", "a 64-byte match overlapping itself, 280 times and then after a stray \"ab\" 4 more: the 281st starts at 902, past the break",

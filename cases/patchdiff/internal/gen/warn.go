@@ -34,6 +34,10 @@ func warnCases() []*C {
 		A("warn/basis-same-index", "index 2 of the sequential buffer is index 2 of the start text too: no warning", "a b b", tx1(e("a", "A"), e("b", "B", "occurrence_index", 2)), "A b B", M("chg_001", 0, "a", "A"), M("chg_002", 4, "b", "B")).T("WARN-003"),
 		A("warn/no-basis-shift-right-after-deletion", "edit 1 deletes \"pp\" (0..2); the first \"X\", now at 0, maps back to 2, the first \"X\" of the start buffer: same index, no warning", "ppX-X",
 			tx1(e("pp", ""), e("X", "Y", "occurrence_index", 1)), "Y-X", M("chg_001", 0, "pp", ""), M("chg_002", 0, "X", "Y")).T("WARN-003"),
+		A("warn/no-basis-shift-before-a-growth", "edit 1 turns \"cc\" (4..6) into \"CCC\"; the second \"x\" (2..3) lies before it, so it maps back to itself: same index, no warning", "x-x-cc",
+			tx1(e("cc", "CCC"), e("x", "Y", "occurrence_index", 2)), "x-Y-CCC", M("chg_001", 4, "cc", "CCC"), M("chg_002", 2, "x", "Y")).T("WARN-003"),
+		A("warn/no-basis-shift-next-to-a-change", "edit 1 rewrites \"cc\" (3..5), which starts where the second \"x\" (2..3) ends: they touch, the x was not written by it, same index, no warning", "x-xcc",
+			tx1(e("cc", "DD"), e("x", "Y", "occurrence_index", 2)), "x-YDD", M("chg_001", 3, "cc", "DD"), M("chg_002", 2, "x", "Y")).T("WARN-003"),
 		A("warn/basis-shift-first-edit", "an occurrence_index on edit 1 cannot shift", "b b", tx1(e("b", "B", "occurrence_index", 2)), "b B", M("chg_001", 2, "b", "B")).T("WARN-003"),
 		A("warn/basis-shift-collect-false", "collect_warnings false hides the basis shift", "k a a", tx1(e("k", "a"), e("a", "X", "occurrence_index", 3)), "a a X", M("chg_001", 0, "k", "a"), M("chg_002", 4, "a", "X")).CW(false).T("WARN-006"),
 		A("warn/grapheme-combining-mark", "the match \"e\" ends between e and U+0301, inside one grapheme cluster", "cafe\u0301", tx1(e("e", "E")), "cafE\u0301", M("chg_001", 3, "e", "E")).
