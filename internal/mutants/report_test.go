@@ -77,9 +77,7 @@ func testReport(t *testing.T, s Suite) {
 	if err != nil {
 		t.Error(err)
 	}
-	if s.Name == Blockpatch.Name {
-		checkVerdictsCurrent(t, strings.TrimPrefix(s.Results, "internal/mutants/"), v, pins)
-	}
+	checkVerdictsCurrent(t, strings.TrimPrefix(s.Results, "internal/mutants/"), v, pins)
 }
 
 // checkVerdictsCurrent fails on a verdict that no longer judges anything:
