@@ -69,6 +69,8 @@ func invalidTextCases() []*C {
 			text(pieces{`{"format":"patchdiff-tx/1","target_file_id":"` + TFID + `","intent":"edit","expected_target_version":1,"edits":[{"match":"beta","replace":"`, "\x00", `"}]}`}), te).T("CANON-008").D("invalid_input", "transaction"),
 		R("text/transaction-text-leading-nul", "the transaction text's very first byte is a raw NUL", T0,
 			text("\x00"+txHead+`{"match":"beta","replace":"BETA"}]}`), te).T("CANON-008", "CANON-009").D("invalid_input", "transaction").DR("byte_offset", 0),
+		R("text/transaction-text-only-lone-surrogate", "the whole transaction text is one unpaired surrogate, without a single ASCII byte: invalid text, which outranks its being no JSON", T0,
+			text(raw(`"\ud800"`)), te).T("CANON-008", "CANON-009", "ADAPTER-003").D("invalid_input", "transaction").DR("byte_offset", 0),
 		R("text/lone-surrogate-escape-at-text-end", "the text ends right after a lone surrogate escape, in a string never closed: invalid text outranks the syntax fault", T0,
 			text(txHead+`{"match":"beta","replace":"\ud800`), te).T("CANON-008", "CANON-009").D("invalid_input", "transaction"),
 		R("text/high-surrogate-then-other-escape", "a high surrogate escape followed by \\n, not by a low surrogate escape, is unpaired", T0, tx1(e("beta", raw(`"\ud83d\nde00"`))), te).T("CANON-008").D("invalid_input", "transaction"),

@@ -38,10 +38,16 @@ func warnCases() []*C {
 			tx1(e("cc", "CCC"), e("x", "Y", "occurrence_index", 2)), "x-Y-CCC", M("chg_001", 4, "cc", "CCC"), M("chg_002", 2, "x", "Y")).T("WARN-003"),
 		A("warn/no-basis-shift-next-to-a-change", "edit 1 rewrites \"cc\" (3..5), which starts where the second \"x\" (2..3) ends: they touch, the x was not written by it, same index, no warning", "x-xcc",
 			tx1(e("cc", "DD"), e("x", "Y", "occurrence_index", 2)), "x-YDD", M("chg_001", 3, "cc", "DD"), M("chg_002", 2, "x", "Y")).T("WARN-003"),
+		A("warn/basis-shift-span-ends-in-earlier-write", "edit 1 turns \"bb\" (3..5) into \"b\", edit 2 deletes \"xx\"; the selected \"ab\" (0..2) maps back past the deletion to 2..4, whose \"b\" edit 1 wrote: no start occurrence", "xxabb",
+			tx1(e("bb", "b"), e("xx", ""), e("ab", "Z", "occurrence_index", 1)), "Z", M("chg_001", 3, "bb", "b"), M("chg_002", 0, "xx", ""), M("chg_003", 0, "ab", "Z")).
+			W(wn("occurrence_index_basis_shift", 3, "chg_003", "occurrence_index", 1, "original_index", nil)).T("WARN-003", "WARN-007"),
 		A("warn/basis-shift-first-edit", "an occurrence_index on edit 1 cannot shift", "b b", tx1(e("b", "B", "occurrence_index", 2)), "b B", M("chg_001", 2, "b", "B")).T("WARN-003"),
 		A("warn/basis-shift-collect-false", "collect_warnings false hides the basis shift", "k a a", tx1(e("k", "a"), e("a", "X", "occurrence_index", 3)), "a a X", M("chg_001", 0, "k", "a"), M("chg_002", 4, "a", "X")).CW(false).T("WARN-006"),
 		A("warn/grapheme-combining-mark", "the match \"e\" ends between e and U+0301, inside one grapheme cluster", "cafe\u0301", tx1(e("e", "E")), "cafE\u0301", M("chg_001", 3, "e", "E")).
 			W(wn("grapheme_boundary_split", 1, "chg_001", "offset", 4)).T("WARN-004", "WARN-007"),
+		A("warn/grapheme-combining-mark-at-65", "the match \"e\" at 64 ends at 65, between e and U+0301: past the first 64 code points, with the whole cluster inside the 64 either side",
+			pieces{rep{"x", 64}, "e\u0301"}, tx1(e("e", "E")), pieces{rep{"x", 64}, "E\u0301"}, M("chg_001", 64, "e", "E")).
+			W(wn("grapheme_boundary_split", 1, "chg_001", "offset", 65)).T("WARN-004", "WARN-007"),
 		A("warn/grapheme-mark-alone", "matching U+0301 alone starts inside the cluster e + U+0301", "e\u0301x", tx1(e("\u0301", "")), "ex", M("chg_001", 1, "\u0301", "")).
 			W(wn("grapheme_boundary_split", 1, "chg_001", "offset", 1)).T("WARN-004"),
 		A("warn/grapheme-zwj", "a woman inside a family ZWJ sequence: start 2 and end 3 both split it", "\U0001F468\u200d\U0001F469\u200d\U0001F467", tx1(e("\U0001F469", "\U0001F466")), "\U0001F468\u200d\U0001F466\u200d\U0001F467", M("chg_001", 2, "\U0001F469", "\U0001F466")).
