@@ -37,6 +37,9 @@ func moreCases() []*C {
 			tx2(os_(2, 2, "", "Z"), os_(3, 6, "foo", ""), om("foo", "bar")), "sequential_match_invalid").P(P030).
 			D("original_occurrences", []any{o("occurrence_index", 1, "span_start", 2, "span_end", 5, "overlapped_by", "chg_002")}).T("SEQ-003", "EVIDENCE-008", "EVIDENCE-011"),
 		A("seq/zero-width-at-occurrence-end", "an insertion at 7, where \"bar\" ends, leaves it whole", "foo bar", tx2(os_(7, 7, "", "!"), om("bar", "BAR")), "foo BAR!", S("chg_001", 7, "", "!"), M("chg_002", 4, "bar", "BAR")).P(P030).T("EVIDENCE-011", "SEQ-001"),
+		R("seq/zero-width-at-occurrence-end-not-named", "an insertion at 5, where \"foo\" (2..5) ends, leaves it whole; the span that then deletes it (still 2..5) is the change named", "xxfooyy",
+			tx2(os_(5, 5, "", "Z"), os_(2, 5, "foo", ""), om("foo", "bar")), "sequential_match_invalid").P(P030).
+			D("original_occurrences", []any{o("occurrence_index", 1, "span_start", 2, "span_end", 5, "overlapped_by", "chg_002")}).T("SEQ-003", "EVIDENCE-008", "EVIDENCE-011"),
 		A("warn/anchor-no-basis-shift", "anchors select without an occurrence_index: no basis shift warning", "k a a", tx1(e("k", "a"), e("a", "X", "anchor_before", "a a")), "a a X", M("chg_001", 0, "k", "a"), M("chg_002", 4, "a", "X")).T("WARN-003", "SELECT-003"),
 		A("canon/only-cr", "a target of one bare CR is one LF", "\r", tx1(e("\n", "x")), "x", M("chg_001", 0, "\n", "x")).T("CANON-001"),
 		A("canon/crlf-in-anchor-and-match", "match and anchor both canonicalised across a CRLF target", "a\r\nb\r\na\r\nb\r\n", tx1(e("a\r\nb", "X", "anchor_before", "b\r\n")), "a\nb\nX\n", M("chg_001", 4, "a\nb", "X")).T("CANON-001", "CANON-002"),

@@ -68,6 +68,7 @@ func selectCases() []*C {
 		R("select/tx2-match-ambiguous", "a tx/2 match operation follows the 0.2.2 rules: ambiguous", TS, tx2(om("x", "y")), amb).P(P030).T("SELECT-001", "DECODE-024"),
 		R("select/tx2-match-singleton-index-2", "a tx/2 match operation constrains a single occurrence", T0, tx2(om("beta", "BETA", "occurrence_index", 2)), di).P(P050).T("SELECT-010"),
 		R("select/region-hint-number", "region_hint must be a string", T0, tx2(om("beta", "BETA", "region_hint", 3)), "manifest_invalid").P(P030).T("DECODE-024"),
+		A("select/region-hint-empty-singleton", "region_hint is any string, the empty one included: on a single occurrence it is accepted and ignored", T0, tx2(om("beta", "BETA", "region_hint", "")), R0, F0).P(P030).T("DECODE-024", "SELECT-012"),
 	)
 	return cs
 }

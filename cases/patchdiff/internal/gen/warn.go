@@ -38,9 +38,14 @@ func warnCases() []*C {
 			tx1(e("cc", "CCC"), e("x", "Y", "occurrence_index", 2)), "x-Y-CCC", M("chg_001", 4, "cc", "CCC"), M("chg_002", 2, "x", "Y")).T("WARN-003"),
 		A("warn/no-basis-shift-next-to-a-change", "edit 1 rewrites \"cc\" (3..5), which starts where the second \"x\" (2..3) ends: they touch, the x was not written by it, same index, no warning", "x-xcc",
 			tx1(e("cc", "DD"), e("x", "Y", "occurrence_index", 2)), "x-YDD", M("chg_001", 3, "cc", "DD"), M("chg_002", 2, "x", "Y")).T("WARN-003"),
+		A("warn/no-basis-shift-between-two-changes", "edit 1 rewrites \"a\" (0..1), which ends where the first \"b\" starts, and edit 2 deletes \"-\" (2..3), which starts where it ends; neither wrote that \"b\" (1..2), which maps back to itself: same index, no warning", "ab-b",
+			tx1(e("a", "A"), e("-", ""), e("b", "B", "occurrence_index", 1)), "ABb", M("chg_001", 0, "a", "A"), M("chg_002", 2, "-", ""), M("chg_003", 1, "b", "B")).T("WARN-003"),
 		A("warn/basis-shift-span-ends-in-earlier-write", "edit 1 turns \"bb\" (3..5) into \"b\", edit 2 deletes \"xx\"; the selected \"ab\" (0..2) maps back past the deletion to 2..4, whose \"b\" edit 1 wrote: no start occurrence", "xxabb",
 			tx1(e("bb", "b"), e("xx", ""), e("ab", "Z", "occurrence_index", 1)), "Z", M("chg_001", 3, "bb", "b"), M("chg_002", 0, "xx", ""), M("chg_003", 0, "ab", "Z")).
 			W(wn("occurrence_index_basis_shift", 3, "chg_003", "occurrence_index", 1, "original_index", nil)).T("WARN-003", "WARN-007"),
+		A("warn/basis-shift-deletion-inside-span", "edit 1 deletes \"bc\" (1..3); the selected \"ab\" (0..2) joins the start's \"a\" at 0 and \"b\" at 3 across that deletion, so it is not the start's first \"ab\" (0..2), whose \"b\" was deleted: no start occurrence", "abcb",
+			tx1(e("bc", ""), e("ab", "Z", "occurrence_index", 1)), "Z", M("chg_001", 1, "bc", ""), M("chg_002", 0, "ab", "Z")).
+			W(wn("occurrence_index_basis_shift", 2, "chg_002", "occurrence_index", 1, "original_index", nil)).T("WARN-003", "WARN-007"),
 		A("warn/basis-shift-first-edit", "an occurrence_index on edit 1 cannot shift", "b b", tx1(e("b", "B", "occurrence_index", 2)), "b B", M("chg_001", 2, "b", "B")).T("WARN-003"),
 		A("warn/basis-shift-collect-false", "collect_warnings false hides the basis shift", "k a a", tx1(e("k", "a"), e("a", "X", "occurrence_index", 3)), "a a X", M("chg_001", 0, "k", "a"), M("chg_002", 4, "a", "X")).CW(false).T("WARN-006"),
 		A("warn/grapheme-combining-mark", "the match \"e\" ends between e and U+0301, inside one grapheme cluster", "cafe\u0301", tx1(e("e", "E")), "cafE\u0301", M("chg_001", 3, "e", "E")).
