@@ -74,6 +74,8 @@ func findCases() []*C {
 			pieces{rep{"aab", 300}, "ab", rep{"aab", 25}}, tx1(e(aab64, "X", "occurrence_index", 281)), pieces{rep{"aab", 300}, "abXab", rep{"aab", 3}}, M("chg_001", 902, aab64, "X")).T("FIND-003", "SELECT-002"),
 		A("find/long-needle-period-five", "a 64-byte match of period 5 occurs 288 times in 1,500 bytes: the last starts at 1435",
 			pieces{rep{"abaab", 300}}, tx1(e(abaab64, "X", "occurrence_index", 288)), pieces{rep{"abaab", 287}, "Xb"}, M("chg_001", 1435, abaab64, "X")).T("FIND-003", "SELECT-002"),
+		A("find/long-needle-run-last-of-337", "a match of 64 \"a\" occurs 337 times in a run of 400 \"a\", once at every code point: the last starts at 336",
+			pieces{rep{"a", 400}}, tx1(e(strings.Repeat("a", 64), "X", "occurrence_index", 337)), pieces{rep{"a", 336}, "X"}, M("chg_001", 336, strings.Repeat("a", 64), "X")).T("FIND-003", "SELECT-002"),
 		A("find/long-needle-anchor-after-selects-first", "of 280 occurrences of a 64-byte match, searched to the text's end, only the first (0..64) ends before the one \"M\" at 66: anchor_after selects it",
 			pieces{rep{"aab", 22}, "M", rep{"aab", 300}, "ZZZZZZZZ"}, tx1(e(aab64, "X", "anchor_after", "M")), pieces{"XabM", rep{"aab", 300}, "ZZZZZZZZ"}, M("chg_001", 0, aab64, "X")).T("FIND-003", "SELECT-004"),
 	}

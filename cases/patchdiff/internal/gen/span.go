@@ -52,6 +52,7 @@ func spanCases() []*C {
 		R("span/start-float", "start 1.0 is not an integer", TP, tx2(os_(raw("1.0"), 2, "1", "")), mi).P(P030).T("DECODE-025", "DECODE-019"),
 		R("span/start-string", "start \"1\" is a string", TP, tx2(os_("1", 2, "1", "")), mi).P(P030).T("DECODE-025"),
 		R("span/start-missing", "start is required", TP, tx2(os_(1, 2, "1", "").with("start", del)), mi).P(P030).T("DECODE-025"),
+		R("span/end-missing", "end is required, as start is", TP, tx2(os_(1, 2, "1", "").with("end", del)), mi).P(P030).T("DECODE-025"),
 		R("span/expected-text-missing", "expected_text is required", TP, tx2(os_(1, 2, "1", "").with("expected_text", del)), mi).P(P030).T("DECODE-025"),
 		R("span/replace-missing", "replace is required", TP, tx2(os_(1, 2, "1", "").with("replace", del)), mi).P(P030).T("DECODE-025"),
 		R("span/expected-text-null", "expected_text must be a string", TP, tx2(os_(1, 2, nil, "")), mi).P(P030).T("DECODE-025"),
