@@ -141,6 +141,7 @@ func decodeTx1() []*C {
 		R("decode/json-open-brace-only", "malformed JSON: an object opened and the text ended", T0, text("{"), mi).T("DECODE-003"),
 		R("decode/json-open-bracket-only", "malformed JSON: an array opened and the text ended", T0, text("["), mi).T("DECODE-003"),
 		R("decode/json-minus-alone-in-metadata", "malformed JSON: a minus sign with no digit is no number", T0, text(txHead+`{"match":"beta","replace":"BETA"}],"metadata":{"n":-}}`), mi).T("DECODE-003", "DECODE-021"),
+		R("decode/json-truncated-after-minus", "malformed JSON: the text ends right after a minus sign in metadata, where a number's first digit must follow", T0, text(txHead+`{"match":"beta","replace":"BETA"}],"metadata":{"n":-`), mi).T("DECODE-003", "DECODE-021"),
 		A("decode/json-many-sibling-arrays-in-metadata", "100 empty arrays side by side in one array nest two levels, not 100: depth counts nesting only", T0,
 			text(pieces{txHead + `{"match":"beta","replace":"BETA"}],"metadata":{"a":[`, rep{"[],", 99}, `[]]}}`}), R0, F0).T("DECODE-005", "DECODE-021"),
 		A("decode/json-many-sibling-empty-objects-in-metadata", "100 empty objects side by side in one array nest two levels, not 100: depth counts nesting only", T0,

@@ -45,6 +45,8 @@ func factCases() []*C {
 	return []*C{
 		A("fact/sequential-coordinates", "\"ccc\" is at 8 of the start text but at 6 of the buffer edit 2 saw", "aaa bbb ccc", tx1(e("aaa", "A"), e("ccc", "C")), "A bbb C", M("chg_001", 0, "aaa", "A"), M("chg_002", 6, "ccc", "C")).T("FACT-002"),
 		A("fact/growth", "a longer replacement pushes later spans right", "a b", tx1(e("a", "xyz"), e("b", "B")), "xyz B", M("chg_001", 0, "a", "xyz"), M("chg_002", 4, "b", "B")).T("FACT-002", "FACT-003"),
+		A("fact/code-points-after-non-ascii-replacement", "edit 1 writes \u00e9 (one code point, two UTF-8 bytes) into an ASCII target: edit 2's \"b\" is at code point 2 of \"\u00e9 b\", not at its byte offset 3", "a b",
+			tx1(e("a", "\u00e9"), e("b", "B")), "\u00e9 B", M("chg_001", 0, "a", "\u00e9"), M("chg_002", 2, "b", "B")).T("FACT-002", "FIND-005", "SEQ-001"),
 		A("fact/deletion-chars", "a deletion has replacement_chars 0", "a--b", tx1(e("--", "")), "ab", M("chg_001", 1, "--", "")).T("FACT-003"),
 		A("fact/order", "facts come in operation order, not offset order", "a b c", tx1(e("c", "C"), e("a", "A"), e("b", "B")), "A B C", M("chg_001", 4, "c", "C"), M("chg_002", 0, "a", "A"), M("chg_003", 2, "b", "B")).T("FACT-001"),
 		A("fact/given-change-ids", "facts carry the given change_ids", "a b", tx1(e("a", "A", "change_id", "upper-a"), e("b", "B", "change_id", "upper-b")), "A B", M("upper-a", 0, "a", "A"), M("upper-b", 2, "b", "B")).T("FACT-001", "DECODE-013"),
