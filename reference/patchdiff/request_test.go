@@ -54,9 +54,33 @@ func TestDecodeRequestRefusals(t *testing.T) {
 		"target_version as string":  `{"target":"","transaction":"","target_version":"1"}`,
 		"scope as strings":          `{"target":"","transaction":"","scope_bounds":{"scope_start":"1","scope_end":"2"}}`,
 		"not UTF-8":                 "{\"target\":\"\xff\",\"transaction\":\"\"}",
+		"scope without start":       `{"target":"","transaction":"","scope_bounds":{"scope_end":2,"x":3}}`,
 	} {
 		if _, err := DecodeRequest([]byte(doc)); err == nil {
 			t.Errorf("ADAPTER-002: %s accepted", name)
+		}
+	}
+	// BATCH-002: a batch request has no scope_bounds, not even null.
+	if _, err := DecodeBatchRequest([]byte(`{"target":"","batch":"","scope_bounds":null}`)); err == nil {
+		t.Error("BATCH-002: a batch request with scope_bounds accepted")
+	}
+}
+
+// A member that may be left out may also be null, and an integer member
+// reads the whole int64 range (the runtime judges it, GUARD-002).
+func TestDecodeRequestNullsAndRange(t *testing.T) {
+	t.Parallel()
+	for doc, want := range map[string]Request{
+		`{"runtime_version":null,"target":"t","transaction":"x","target_version":null,"scope_bounds":null}`: {Target: "t", Transaction: "x", CollectWarnings: true},
+		`{"target":"t","transaction":"x","target_version":9223372036854775807}`:                             {Target: "t", Transaction: "x", TargetVersion: one(9223372036854775807), CollectWarnings: true},
+	} {
+		got, err := DecodeRequest([]byte(doc))
+		if err != nil {
+			t.Errorf("ADAPTER-001: %s: %v", doc, err)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("ADAPTER-001: %s (-want +got):\n%s", doc, diff)
 		}
 	}
 }
@@ -72,6 +96,7 @@ func TestRequestMarshalJSON(t *testing.T) {
 		"a\xff":                     "a\ufffd",
 		"\xff\x80\x80":              "\ufffd\ufffd\ufffd",
 		"\xed\xa0":                  "\ufffd\ufffd",
+		"\xed\xa0A":                 "\ufffd\ufffdA",
 		"é😀":                        "é😀",
 	} {
 		req := Request{RuntimeVersion: v050, Target: target, Transaction: target, CollectWarnings: false}
