@@ -71,6 +71,7 @@ func invalidTextCases() []*C {
 			text("\x00"+txHead+`{"match":"beta","replace":"BETA"}]}`), te).T("CANON-008", "CANON-009").D("invalid_input", "transaction").DR("byte_offset", 0),
 		R("text/transaction-text-only-lone-surrogate", "the whole transaction text is one unpaired surrogate, without a single ASCII byte: invalid text, which outranks its being no JSON", T0,
 			text(raw(`"\ud800"`)), te).T("CANON-008", "CANON-009", "ADAPTER-003").D("invalid_input", "transaction").DR("byte_offset", 0),
+		R("text/transaction-text-string-with-nul-escape", "the whole transaction text is a JSON string, opened by its very first byte, holding \\u0000: invalid text, which outranks its not being an object", T0, text(`"\u0000"`), te).T("CANON-008", "CANON-009", "DECODE-001").D("invalid_input", "transaction").DR("byte_offset", 1),
 		R("text/lone-surrogate-escape-at-text-end", "the text ends right after a lone surrogate escape, in a string never closed: invalid text outranks the syntax fault", T0,
 			text(txHead+`{"match":"beta","replace":"\ud800`), te).T("CANON-008", "CANON-009").D("invalid_input", "transaction"),
 		R("text/high-surrogate-then-other-escape", "a high surrogate escape followed by \\n, not by a low surrogate escape, is unpaired", T0, tx1(e("beta", raw(`"\ud83d\nde00"`))), te).T("CANON-008").D("invalid_input", "transaction"),

@@ -29,6 +29,8 @@ func warnCases() []*C {
 		A("warn/no-warnings", "an ordinary change has no warning", T0, tx1(ok0()), R0, F0).T("WARN-001", "WARN-005"),
 		A("warn/basis-shift", "index 3 of the sequential \"a a a\" is index 2 of the start text \"k a a\"", "k a a", tx1(e("k", "a"), e("a", "X", "occurrence_index", 3)), "a a X", M("chg_001", 0, "k", "a"), M("chg_002", 4, "a", "X")).
 			W(wn("occurrence_index_basis_shift", 2, "chg_002", "occurrence_index", 3, "original_index", 2)).T("WARN-003", "WARN-007"),
+		A("warn/basis-shift-to-first-original", "edit 1 turns \"x\" into \"a\": the \"a\" at 1 is index 2 of the sequential \"aa\" but index 1 of the start text \"xa\", so original_index is 1", "xa", tx1(e("x", "a"), e("a", "X", "occurrence_index", 2)), "aX", M("chg_001", 0, "x", "a"), M("chg_002", 1, "a", "X")).
+			W(wn("occurrence_index_basis_shift", 2, "chg_002", "occurrence_index", 2, "original_index", 1)).T("WARN-003", "WARN-007"),
 		A("warn/basis-shift-no-original", "the selected \"b\" was written by edit 1: it maps back to no start occurrence", "ab", tx1(e("a", "xb"), e("b", "Y", "occurrence_index", 1)), "xYb", M("chg_001", 0, "a", "xb"), M("chg_002", 1, "b", "Y")).
 			W(wn("occurrence_index_basis_shift", 2, "chg_002", "occurrence_index", 1, "original_index", nil)).T("WARN-003", "WARN-007"),
 		A("warn/basis-same-index", "index 2 of the sequential buffer is index 2 of the start text too: no warning", "a b b", tx1(e("a", "A"), e("b", "B", "occurrence_index", 2)), "A b B", M("chg_001", 0, "a", "A"), M("chg_002", 4, "b", "B")).T("WARN-003"),
@@ -60,6 +62,7 @@ func warnCases() []*C {
 		A("warn/grapheme-flag", "half of a flag (regional indicator pair) ends inside the cluster", "\U0001F1EB\U0001F1F7", tx1(e("\U0001F1EB", "\U0001F1E9")), "\U0001F1E9\U0001F1F7", M("chg_001", 0, "\U0001F1EB", "\U0001F1E9")).
 			W(wn("grapheme_boundary_split", 1, "chg_001", "offset", 1)).Rec().T("WARN-004"),
 		A("warn/grapheme-whole-cluster", "replacing a whole cluster splits nothing", "ae\u0301b", tx1(e("e\u0301", "e")), "aeb", M("chg_001", 1, "e\u0301", "e")).T("WARN-004"),
+		A("warn/no-grapheme-split-after-line-feed", "a line feed ends its grapheme cluster even before a combining mark (UAX #29 GB4): deleting the leading \"\\n\" of \"\\n\\u0301x\" ends at 1, a boundary, so no warning", "\n\u0301x", tx1(e("\n", "")), "\u0301x", M("chg_001", 0, "\n", "")).T("WARN-004"),
 		A("warn/grapheme-collect-false", "collect_warnings false hides the split", "cafe\u0301", tx1(e("e", "E")), "cafE\u0301", M("chg_001", 3, "e", "E")).CW(false).T("WARN-006"),
 		A("warn/grapheme-and-no-op", "a no-op that splits a cluster: no_op_change before grapheme_boundary_split, no_op_transaction last", "e\u0301", tx1(e("e", "e")), "e\u0301", M("chg_001", 0, "e", "e")).
 			W(wn("no_op_change", 1, "chg_001"), wn("grapheme_boundary_split", 1, "chg_001", "offset", 1), noOpTx).T("WARN-008", "WARN-001", "WARN-004"),
