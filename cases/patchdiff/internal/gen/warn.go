@@ -75,6 +75,7 @@ func guardCases() []*C {
 	return []*C{
 		R("guard/version-mismatch", "expected_target_version 2 against target version 1", T0, tx1(ok0()).with("expected_target_version", 2), tvm).T("GUARD-002"),
 		R("guard/version-mismatch-lower", "expected_target_version 1 against target version 7", T0, tx1(ok0()), tvm).V(7).T("GUARD-002"),
+		R("guard/version-mismatch-int64-max", "a target version of 2^63-1 is a version like any other: expected_target_version 1 differs from it", T0, tx1(ok0()), tvm).V(9223372036854775807).T("GUARD-002", "ADAPTER-001"),
 		A("guard/version-zero", "version 0 equals version 0", T0, tx1(ok0()).with("expected_target_version", 0), R0, F0).V(0).T("GUARD-002"),
 		A("guard/hash-matches", "expected_current_hash equal to the canonical target's hash (sha256sum)", T0, hashOnly(hashT0), R0, F0).V(nil).T("GUARD-003", "GUARD-001"),
 		R("guard/hash-mismatch", "expected_current_hash of other text", T0, hashOnly("2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"), thm).T("GUARD-003"),
