@@ -47,6 +47,7 @@ func invalidTextCases() []*C {
 		R("text/target-lone-high-surrogate", "a target holding an unpaired high surrogate is invalid text", raw(`"ab\ud800cd"`), tx1(e("ab", "x")), te).T("CANON-007", "HASH-002").D("invalid_input", "target"),
 		R("text/target-lone-low-surrogate", "a target holding an unpaired low surrogate is invalid text", raw(`"ab\udc00cd"`), tx1(e("ab", "x")), te).T("CANON-007", "HASH-002").D("invalid_input", "target"),
 		R("text/target-high-surrogate-at-end", "a high surrogate with nothing after it", raw(`"abc\ud83d"`), tx1(e("ab", "x")), te).T("CANON-007", "HASH-002").D("invalid_input", "target"),
+		R("text/target-low-surrogate-at-end", "a low surrogate with nothing after it: it must reach the runtime as invalid text", raw(`"abc\udc00"`), tx1(e("ab", "x")), te).T("CANON-007", "HASH-002", "ADAPTER-003").D("invalid_input", "target"),
 		R("text/target-reversed-pair", "low then high surrogate is two unpaired surrogates", raw(`"a\ude00\ud83db"`), tx1(e("a", "x")), te).T("CANON-007", "HASH-002").D("invalid_input", "target"),
 		R("text/target-nul", "NUL in the target is refused", "a\u0000b", tx1(e("a", "x")), te).T("CANON-007", "HASH-002").D("invalid_input", "target"),
 		R("text/target-only-nul", "a target of one NUL", "\u0000", tx1(e("a", "x")), te).T("CANON-007", "HASH-002").D("invalid_input", "target"),

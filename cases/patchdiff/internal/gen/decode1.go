@@ -134,6 +134,7 @@ func decodeTx1() []*C {
 		R("decode/json-truncated-in-escape", "malformed JSON: the text ends in a string, right after a backslash", T0, text(txHead+`{"match":"beta","replace":"BE\`), mi).T("DECODE-003"),
 		R("decode/json-truncated-in-string", "malformed JSON: the text ends inside a string that holds no escape", T0, text(txHead+`{"match":"beta","replace":"BE`), mi).T("DECODE-003"),
 		R("decode/json-truncated-in-unicode-escape", "malformed JSON: the text ends inside a \\u escape, two hex digits short", T0, text(txHead+`{"match":"beta","replace":"BE\u00`), mi).T("DECODE-003"),
+		R("decode/json-truncated-in-unicode-escape-one-digit-short", "malformed JSON: the text ends inside a \\u escape, one hex digit short", T0, text(txHead+`{"match":"beta","replace":"BE\u004`), mi).T("DECODE-003"),
 		R("decode/json-member-name-single-quote", "malformed JSON: a member name opened by a single quote and closed by a double one", T0,
 			text(txHead+`{"match":"beta","replace":"BETA"}],'client_request_id":"r-1"}`), mi).T("DECODE-003"),
 		R("decode/json-nul-escape-outside-strings", "the six characters \\u0000 after the object stand in no string, so they are no NUL: trailing data, malformed JSON", T0,
