@@ -193,13 +193,13 @@ func Main(ctx context.Context, o Options) (bool, error) {
 		return false, err
 	}
 	var buf bytes.Buffer
-	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, sampled one in %d by name, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", suite.Dirs, max(o.Sample, 1))
+	sampled := "all of them"
+	if o.Sample > 1 {
+		sampled = fmt.Sprintf("sampled one in %d by name", o.Sample)
+	}
+	how := fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, %s, judged in an order that mixes files and operators; each judged through runner.Command by the embedded corpus until its first failing case.", suite.Dirs, sampled)
 	took := o.Took
 	if suite.Name == Blockpatch.Name && !o.PerMutantBuild {
-		sampled := "all of them"
-		if o.Sample > 1 {
-			sampled = fmt.Sprintf("sampled one in %d by name", o.Sample)
-		}
 		how = fmt.Sprintf("Mutants: every operator over the non-test Go files of %v, %s. Judged through the mutant schemata: one build holding every mutant, one run of the corpus recording the cases that reach each site, then a process per mutant running in process only the cases reaching its site, the likeliest killers first, until its first failing case; a mutant outside every function body is built on its own.", suite.Dirs, sampled)
 		if !o.ReportOnly {
 			load, _ := os.ReadFile("/proc/loadavg")
