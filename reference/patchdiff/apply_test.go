@@ -3,6 +3,7 @@ package patchdiff
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -353,6 +354,9 @@ func TestDecodeReturnsCodedErrors(t *testing.T) {
 	if got.HasMetadata {
 		t.Errorf("Decode without metadata: HasMetadata")
 	}
+	if got, err := Decode(v022, tx1(obj{"match": "a", "replace": "b", "risk": "low"})); err != nil || got.Operations[0].Risk != "low" {
+		t.Errorf("Decode keeps an operation's risk: %v, %+v", err, got)
+	}
 	if got, err := Decode(v022, strings.Replace(tx1(obj{"match": "a", "replace": "b"}), "{", `{"metadata":{},`, 1)); err != nil || !got.HasMetadata {
 		t.Errorf("Decode with metadata: %v, %+v", err, got)
 	}
@@ -371,6 +375,8 @@ func TestInvalidTextDiagnostic(t *testing.T) {
 		"target":                   {"a\x00b", valid, Diagnostic{InvalidInput: pdspec.InvalidInputTarget}},
 		"transaction":              {"ab", valid[:5] + "\x00" + valid[5:], Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(5)}},
 		"transaction's first byte": {"ab", "\xff{}", Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(0)}},
+		"first of two faults":      {"ab", "\xff{\x00}", Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(0)}},
+		"after ASCII":              {"ab", "{\xff}", Diagnostic{InvalidInput: pdspec.InvalidInputTransaction, ByteOffset: off(1)}},
 	} {
 		r := run(v022, tt.target, tt.transaction)
 		if r.Reason() != pdspec.TargetEncodingInvalid || r.Diagnostic == nil {
@@ -391,5 +397,29 @@ func TestCanonicalize(t *testing.T) {
 		if got := Canonicalize(in); got != want {
 			t.Errorf("Canonicalize(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Error's text names the reason, the stage, the member and the message;
+// errors.Is matches on the reason, and on the stage when the target names
+// one.
+func TestErrorTextAndIs(t *testing.T) {
+	t.Parallel()
+	e := &Error{Reason: pdspec.ManifestInvalid, Stage: pdspec.ProtocolValidation, Path: "$.edits[0].match", Offset: -1, Message: "want a string"}
+	if got, want := e.Error(), "manifest_invalid at PROTOCOL_VALIDATION: $.edits[0].match: want a string"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	bare := &Error{Reason: pdspec.ManifestInvalid, Stage: pdspec.ProtocolValidation, Offset: -1}
+	if got, want := bare.Error(), "manifest_invalid at PROTOCOL_VALIDATION"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if errors.Is(e, &Error{Reason: pdspec.ContextInvalid}) {
+		t.Error("errors.Is matched another reason")
+	}
+	if errors.Is(e, &Error{Reason: pdspec.ManifestInvalid, Stage: pdspec.PreconditionGuard}) {
+		t.Error("errors.Is matched another stage")
+	}
+	if errors.Is(e, io.EOF) {
+		t.Error("errors.Is matched an error of another type")
 	}
 }

@@ -214,3 +214,56 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("WARN-005: warnings changed the result (-on +off):\n%s", diff)
 	}
 }
+
+// EVIDENCE-002: a failure with a position shows a window starting 128 code
+// points before it (clamped to the buffer), one without a position the
+// buffer's prefix.
+func TestExcerptPlacement(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, version, target, transaction string
+		kind                               string
+		start                              int
+	}{
+		{"ambiguity at 0", v022, "k k", tx1(obj{"match": "k", "replace": "K"}), "window", 0},
+		{"ambiguity at 300", v022, strings.Repeat("x", 300) + "k k" + strings.Repeat("x", 697), tx1(obj{"match": "k", "replace": "K"}), "window", 300 - 128},
+		{"sequential match", v022, "ab ab", tx1(obj{"match": "b ", "replace": ""}, obj{"match": "b", "replace": "z"}, obj{"match": "ab", "replace": ""}), "prefix", 0},
+		{"span context refused", v040, "abc", tx2(obj{"op": "span", "start": 1, "end": 2, "expected_text": "b", "replace": "B", "expected_before": "a"}), "prefix", 0},
+	} {
+		r := run(tt.version, tt.target, tt.transaction)
+		if r.Diagnostic == nil || r.Diagnostic.FailureContext == nil {
+			t.Errorf("%s: no failure_context: %+v", tt.name, r)
+			continue
+		}
+		if fc := r.Diagnostic.FailureContext; fc.ExcerptKind != tt.kind || fc.ExcerptStart != tt.start {
+			t.Errorf("%s: excerpt %s at %d, want %s at %d", tt.name, fc.ExcerptKind, fc.ExcerptStart, tt.kind, tt.start)
+		}
+	}
+}
+
+// EVIDENCE-004: a candidate's context_before reaches back to the buffer's
+// first code point when the candidate starts within 20 of it.
+func TestCandidateContextAtBufferStart(t *testing.T) {
+	t.Parallel()
+	r := run(v022, "xk k", tx1(obj{"match": "k", "replace": "K"}))
+	if r.Diagnostic == nil || len(r.Diagnostic.Candidates) != 2 {
+		t.Fatalf("got %+v", r)
+	}
+	if got := r.Diagnostic.Candidates[0].ContextBefore; got != "x" {
+		t.Errorf("context_before %q, want %q", got, "x")
+	}
+}
+
+// WARN-007: original_index belongs to a basis shift only.
+func TestWarningJSONMembers(t *testing.T) {
+	t.Parallel()
+	r := run(v022, "a", tx1(obj{"match": "a", "replace": "a"}))
+	if len(r.Warnings) == 0 {
+		t.Fatal("no warning")
+	}
+	for _, w := range r.Warnings {
+		if data, _ := w.MarshalJSON(); strings.Contains(string(data), "original_index") {
+			t.Errorf("%s has original_index: %s", w.Code, data)
+		}
+	}
+}
