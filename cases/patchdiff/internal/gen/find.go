@@ -14,9 +14,10 @@ const (
 	P050 = "patchdiff-mvp-0.5.0"
 )
 
-// aab64 and abaab64 are 64-byte matches that overlap themselves, of
-// period 3 and 5.
+// a64, aab64 and abaab64 are 64-byte matches that overlap themselves, of
+// period 1, 3 and 5.
 var (
+	a64     = strings.Repeat("a", 64)
 	aab64   = strings.Repeat("aab", 22)[:64]
 	abaab64 = strings.Repeat("abaab", 13)[:64]
 )
@@ -75,8 +76,8 @@ func findCases() []*C {
 		A("find/long-needle-period-five", "a 64-byte match of period 5 occurs 288 times in 1,500 bytes: the last starts at 1435",
 			pieces{rep{"abaab", 300}}, tx1(e(abaab64, "X", "occurrence_index", 288)), pieces{rep{"abaab", 287}, "Xb"}, M("chg_001", 1435, abaab64, "X")).T("FIND-003", "SELECT-002"),
 		A("find/long-needle-run-last-of-337", "a match of 64 \"a\" occurs 337 times in a run of 400 \"a\", once at every code point: the last starts at 336",
-			pieces{rep{"a", 400}}, tx1(e(strings.Repeat("a", 64), "X", "occurrence_index", 337)), pieces{rep{"a", 336}, "X"}, M("chg_001", 336, strings.Repeat("a", 64), "X")).T("FIND-003", "SELECT-002"),
-		A("find/long-needle-run-after-a-stray-letter", "a match of 64 \"a\" occurs 257 times in a run of 320 \"a\" and once in the 64 \"a\" after a \"Z\": the 258th starts at 321, past the \"Z\"", pieces{rep{"a", 320}, "Z", rep{"a", 64}}, tx1(e(strings.Repeat("a", 64), "X", "occurrence_index", 258)), pieces{rep{"a", 320}, "ZX"}, M("chg_001", 321, strings.Repeat("a", 64), "X")).T("FIND-003", "SELECT-002"),
+			pieces{rep{"a", 400}}, tx1(e(a64, "X", "occurrence_index", 337)), pieces{rep{"a", 336}, "X"}, M("chg_001", 336, a64, "X")).T("FIND-003", "SELECT-002"),
+		A("find/long-needle-run-after-a-stray-letter", "a match of 64 \"a\" occurs 257 times in a run of 320 \"a\" and once in the 64 \"a\" after a \"Z\": the 258th starts at 321, past the \"Z\"", pieces{rep{"a", 320}, "Z", rep{"a", 64}}, tx1(e(a64, "X", "occurrence_index", 258)), pieces{rep{"a", 320}, "ZX"}, M("chg_001", 321, a64, "X")).T("FIND-003", "SELECT-002"),
 		A("find/long-needle-anchor-after-selects-first", "of 280 occurrences of a 64-byte match, searched to the text's end, only the first (0..64) ends before the one \"M\" at 66: anchor_after selects it",
 			pieces{rep{"aab", 22}, "M", rep{"aab", 300}, "ZZZZZZZZ"}, tx1(e(aab64, "X", "anchor_after", "M")), pieces{"XabM", rep{"aab", 300}, "ZZZZZZZZ"}, M("chg_001", 0, aab64, "X")).T("FIND-003", "SELECT-004"),
 	}
