@@ -54,7 +54,7 @@ func TestDecodeRequestRefusals(t *testing.T) {
 		"target_version as string":  `{"target":"","transaction":"","target_version":"1"}`,
 		"scope as strings":          `{"target":"","transaction":"","scope_bounds":{"scope_start":"1","scope_end":"2"}}`,
 		"not UTF-8":                 "{\"target\":\"\xff\",\"transaction\":\"\"}",
-		"scope without start":       `{"target":"","transaction":"","scope_bounds":{"scope_end":2,"x":3}}`,
+		"scope_end and x, no start": `{"target":"","transaction":"","scope_bounds":{"scope_end":2,"x":3}}`,
 	} {
 		if _, err := DecodeRequest([]byte(doc)); err == nil {
 			t.Errorf("ADAPTER-002: %s accepted", name)
