@@ -39,7 +39,7 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 		return w.rootErr
 	}
 	if w.top == nil {
-		return FileError(w.openErr, w.root, "io")
+		return w.unopenedRootError(changes[0])
 	}
 	w.takeSums()
 	var (
@@ -195,4 +195,24 @@ func interrupted(ctx context.Context) error {
 	cause := context.Cause(ctx)
 	return &Error{Code: IOError, Phase: "io", Err: cause,
 		Message: "interrupted (" + cause.Error() + ") before any file was replaced; nothing was written"}
+}
+
+// unopenedRootError is the error of staging c under a root that could not
+// be opened. Only creations get this far, every other change having read
+// its file through the root. A root that is a file fails as the releases
+// fail making c's folders (WRITE-014): making the root itself, for a file
+// right in it, finds it exists (io_error); making a folder inside it finds
+// a file on the way (file_not_found). Either names c's file by its
+// absolute path (OUT-020).
+func (w *Workspace) unopenedRootError(c Change) error {
+	if !errors.Is(w.openErr, syscall.ENOTDIR) {
+		return FileError(w.openErr, w.root, "io")
+	}
+	code := IOError
+	if len(segments(c.Path)) > 1 {
+		code = FileNotFound
+	}
+	full := w.display(c.Path)
+	return &Error{Code: code, Phase: "io", Path: full, Err: w.openErr,
+		Message: "cannot make the folder of " + full + ": " + w.root + " is a file"}
 }

@@ -205,3 +205,45 @@ func TestCommitKeepsGroupUnprivileged(t *testing.T) {
 		t.Errorf("owner %d:%d after the unprivileged apply, want 65534:4322 (its own user, the file's group)", st.Uid, st.Gid)
 	}
 }
+
+// TestCommitRootErrors: a root that is a file fails a creation as the
+// releases fail making its folders (WRITE-014), naming the new file; any
+// other root that cannot be opened, as a closed Workspace's, is reported
+// for the root itself.
+func TestCommitRootErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	closed, err := NewWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed.Close()
+	for _, tt := range []struct {
+		name, root, path string
+		code             Code
+		want             string
+	}{
+		{"file root, file in it", file, "new.txt", IOError, filepath.Join(file, "new.txt")},
+		{"file root, file below it", file, "d/new.txt", FileNotFound, filepath.Join(file, "d", "new.txt")},
+		{"closed root", dir, "new.txt", IOError, dir},
+	} {
+		ws := closed
+		if tt.root != dir {
+			if ws, err = NewWorkspace(tt.root); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := ws.Commit([]Change{{Path: tt.path, Data: [][]byte{[]byte("x\n")}, Create: true}})
+		var e *Error
+		if !errors.As(err, &e) || e.Code != tt.code || e.Path != tt.want || e.Phase != "io" {
+			t.Errorf("%s: got %v, want %s in phase io naming %s", tt.name, err, tt.code, tt.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.txt")); err == nil {
+		t.Error("a closed Workspace's Commit wrote new.txt")
+	}
+}
