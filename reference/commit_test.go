@@ -217,27 +217,25 @@ func TestCommitRootErrors(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	closed, err := NewWorkspace(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed.Close()
 	for _, tt := range []struct {
 		name, root, path string
+		closed           bool
 		code             Code
 		want             string
 	}{
-		{"file root, file in it", file, "new.txt", IOError, filepath.Join(file, "new.txt")},
-		{"file root, file below it", file, "d/new.txt", FileNotFound, filepath.Join(file, "d", "new.txt")},
-		{"closed root", dir, "new.txt", IOError, dir},
+		{"file root, file in it", file, "new.txt", false, IOError, filepath.Join(file, "new.txt")},
+		{"file root, file below it", file, "d/new.txt", false, FileNotFound, filepath.Join(file, "d", "new.txt")},
+		{"closed root", dir, "new.txt", true, IOError, dir},
 	} {
-		ws := closed
-		if tt.root != dir {
-			if ws, err = NewWorkspace(tt.root); err != nil {
-				t.Fatal(err)
-			}
+		ws, err := NewWorkspace(tt.root)
+		if err != nil {
+			t.Fatal(err)
 		}
-		err := ws.Commit([]Change{{Path: tt.path, Data: [][]byte{[]byte("x\n")}, Create: true}})
+		if tt.closed {
+			ws.Close()
+		}
+		err = ws.Commit([]Change{{Path: tt.path, Data: [][]byte{[]byte("x\n")}, Create: true}})
+		ws.Close()
 		var e *Error
 		if !errors.As(err, &e) || e.Code != tt.code || e.Path != tt.want || e.Phase != "io" {
 			t.Errorf("%s: got %v, want %s in phase io naming %s", tt.name, err, tt.code, tt.want)
