@@ -49,12 +49,12 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 	defer func() {
 		for _, s := range stages {
 			if s.temp != "" {
-				s.dir.root.Remove(s.temp)
+				s.dir.handle.Remove(s.temp)
 			}
 		}
 		if err != nil {
 			for i := len(made) - 1; i >= 0; i-- {
-				made[i].parent.root.Remove(made[i].name)
+				made[i].parent.handle.Remove(made[i].name)
 			}
 		}
 		for _, s := range stages {
@@ -122,13 +122,11 @@ func (w *Workspace) CommitContext(ctx context.Context, changes []Change) (err er
 
 // replace makes one staged change: it removes, creates or replaces the
 // file, after a last cheap re-check that the folder is still at its path
-// and the file it replaces still has its stat. Removing and replacing go
-// by the path below the root, not through the held folder, so a folder
-// moved away after that re-check makes the rename fail (os.Root does not
-// leave the root): the file is then missing at its path, which is
-// concurrent_modification. Only a move inside os.Root's rename, between
-// its finding the folder and the system call, still takes the write along
-// (README, "Confined to --cwd").
+// and the file it replaces still has its stat. Removing and replacing find
+// the folder by its path again (atPath), so a folder moved away after that
+// re-check fails them as concurrent_modification. Only a move between that
+// finding and the system call still takes the write along (README,
+// "Confined to --cwd").
 func (w *Workspace) replace(s *staged) error {
 	path := s.change.Path
 	if !w.stillAt(s) || !w.statUnchanged(s) {
@@ -138,7 +136,7 @@ func (w *Workspace) replace(s *staged) error {
 	var err error
 	switch {
 	case s.change.Remove:
-		err = w.top.root.Remove(s.dir.below(s.name))
+		err = w.atPath(s, func(d *treeDir) error { return d.handle.Remove(s.name) })
 	case s.change.Create:
 		err = renameNoReplace(s.dir, s.temp, s.name)
 		if errors.Is(err, fs.ErrExist) {
@@ -152,15 +150,14 @@ func (w *Workspace) replace(s *staged) error {
 			s.temp = ""
 		}
 	default:
-		err = w.top.root.Rename(s.dir.below(s.temp), s.dir.below(s.name))
+		err = w.atPath(s, func(d *treeDir) error { return d.handle.Rename(s.temp, s.name) })
 		if err == nil {
 			s.temp = ""
 		}
 	}
-	// A folder swapped after the re-check fails the rename as missing, as
-	// not a folder, or (a symlink out of the root) as escaping it, which
-	// os.Root reports by no error errors.Is can tell: whichever, the folder
-	// no longer being at its path makes it concurrent_modification.
+	// A folder swapped after the re-check fails the rename as missing or
+	// as not a folder: whichever, the folder no longer being at its path
+	// makes it concurrent_modification.
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err != nil && !w.stillAt(s) {
 		return &Error{Code: ConcurrentModification, Phase: "write", Path: path, Err: err,
 			Message: path + "'s folder moved while the move was being written"}
@@ -169,6 +166,22 @@ func (w *Workspace) replace(s *staged) error {
 		return FileError(err, path, "io")
 	}
 	return nil
+}
+
+// atPath runs op on the folder that s's path leads to now, walked again
+// from the root, if that is still the folder s is staged in; otherwise it
+// fails with errDirSwapped.
+func (w *Workspace) atPath(s *staged, op func(d *treeDir) error) error {
+	segs := segments(s.change.Path)
+	d, err := w.findDir(segs[:len(segs)-1])
+	if err != nil {
+		return err
+	}
+	defer w.closeDir(d)
+	if !sameDir(d, s.dir) {
+		return errDirSwapped
+	}
+	return op(d)
 }
 
 // dirError maps a failure to find or make the folder of change c.

@@ -3,7 +3,6 @@
 package reference
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"sync/atomic"
@@ -15,30 +14,6 @@ import (
 // flock tries once to lock f exclusively.
 func flock(f *os.File) error {
 	return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-}
-
-// renameNoReplace renames the entry from of d to to unless to exists, in
-// which case it fails with fs.ErrExist and changes nothing: a file that
-// appeared meanwhile is never replaced. Filesystems without
-// RENAME_NOREPLACE get a hard link and an unlink, as atomic.
-func renameNoReplace(d *treeDir, from, to string) error {
-	dir, err := d.root.Open(".")
-	if err != nil {
-		return err
-	}
-	defer dir.Close()
-	fd := int(dir.Fd())
-	err = unix.Renameat2(fd, from, fd, to, unix.RENAME_NOREPLACE)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, syscall.EINVAL), errors.Is(err, syscall.ENOSYS), errors.Is(err, syscall.EOPNOTSUPP):
-		if err := d.root.Link(from, to); err != nil {
-			return err
-		}
-		return d.root.Remove(from)
-	}
-	return &fs.PathError{Op: "renameat2", Path: to, Err: err}
 }
 
 // keepOwner gives f the owner and group of was where the process may set

@@ -3,6 +3,7 @@ package reference
 import (
 	"cmp"
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"slices"
@@ -18,7 +19,9 @@ import (
 // same files are serialised: the second re-checks after the first wrote,
 // and reports concurrent_modification instead of losing the first's change.
 // The lock is on the folder itself, so it puts no file in the tree. Waiting
-// ends early when ctx is done; a filesystem without locks is not locked.
+// ends early when ctx is done. A filesystem without locks is not locked,
+// nor is a folder the process may not read, since flock needs a folder
+// opened for reading.
 func lockDirs(ctx context.Context, dirs []*treeDir) (unlock func(), err error) {
 	type lockable struct {
 		d        *treeDir
@@ -26,7 +29,7 @@ func lockDirs(ctx context.Context, dirs []*treeDir) (unlock func(), err error) {
 	}
 	var all []lockable
 	for _, d := range dirs {
-		info, err := d.root.Stat(".")
+		info, err := d.handle.Stat()
 		if err != nil {
 			return nil, FileError(err, d.rel, "io")
 		}
@@ -47,7 +50,10 @@ func lockDirs(ctx context.Context, dirs []*treeDir) (unlock func(), err error) {
 		}
 	}
 	for _, l := range all {
-		f, err := l.d.root.Open(".")
+		f, err := l.d.handle.OpenLock()
+		if errors.Is(err, fs.ErrPermission) {
+			continue // a folder that may be written but not read (WRITE-015)
+		}
 		if err != nil {
 			unlock()
 			return nil, FileError(err, l.d.rel, "io")

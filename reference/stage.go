@@ -51,7 +51,7 @@ func (s *staged) stage(ctx context.Context, snap snapshot, write segmentWriter) 
 	for try := 0; ; try++ {
 		name := tempName()
 		var err error
-		f, err = s.dir.root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		f, err = s.dir.handle.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil {
 			s.temp = name // from now on Commit removes it
 			break

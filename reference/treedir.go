@@ -5,15 +5,16 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 )
 
 // treeDir is a directory of the work tree held open. Every file operation
 // names one entry relative to it, so nothing that changes on the path
 // above it (a folder swapped for a symlink, a "..") can redirect the
-// operation elsewhere; os.Root keeps even a symlink entry from leading out.
+// operation elsewhere, and no operation follows a symlink entry.
 type treeDir struct {
-	root *os.Root
-	rel  string // its path below the work tree's root, "" for the root itself
+	handle *dirHandle
+	rel    string // its path below the work tree's root, "" for the root itself
 }
 
 // below returns the path of name in d below the work tree's root.
@@ -41,35 +42,38 @@ func segments(path string) []string {
 
 // enter opens the folder name of d that Lstat showed as seen. The opened
 // folder must be that very folder: if name was swapped in between, even for
-// a symlink that os.Root would follow, it is errDirSwapped.
+// a symlink, it is errDirSwapped.
 func (d *treeDir) enter(name string, seen fs.FileInfo) (*treeDir, error) {
-	r, err := d.root.OpenRoot(name)
+	h, err := d.handle.OpenDir(name)
 	if err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			return nil, errDirSwapped
+		}
 		return nil, err
 	}
-	now, err := r.Stat(".")
+	now, err := h.Stat()
 	if err != nil || !os.SameFile(now, seen) {
-		r.Close()
+		h.Close()
 		return nil, errDirSwapped
 	}
-	return &treeDir{root: r, rel: d.join(name)}, nil
+	return &treeDir{handle: h, rel: d.join(name)}, nil
 }
 
 // close releases d unless it is the work tree's root, which the Workspace
 // owns.
 func (w *Workspace) closeDir(d *treeDir) {
 	if d != nil && d != w.top {
-		d.root.Close()
+		d.handle.Close()
 	}
 }
 
 // sameDir reports whether a and b are the same folder.
 func sameDir(a, b *treeDir) bool {
-	ai, err := a.root.Stat(".")
+	ai, err := a.handle.Stat()
 	if err != nil {
 		return false
 	}
-	bi, err := b.root.Stat(".")
+	bi, err := b.handle.Stat()
 	return err == nil && os.SameFile(ai, bi)
 }
 
@@ -80,7 +84,7 @@ func sameDir(a, b *treeDir) bool {
 func (w *Workspace) findDir(segs []string) (*treeDir, error) {
 	d := w.top
 	for _, seg := range segs {
-		info, err := d.root.Lstat(seg)
+		info, err := d.handle.Lstat(seg)
 		if err == nil && !info.IsDir() { // a symlink included
 			err = &notDirError{d.join(seg)}
 		}
@@ -132,12 +136,12 @@ func (w *Workspace) makeDirs(segs []string) (*treeDir, []madeDir, error) {
 		return nil, made, err
 	}
 	for _, seg := range segs {
-		err := d.root.Mkdir(seg, 0o755)
+		err := d.handle.Mkdir(seg, 0o755)
 		created := err == nil
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return fail(err)
 		}
-		info, err := d.root.Lstat(seg)
+		info, err := d.handle.Lstat(seg)
 		if err != nil {
 			return fail(err)
 		}
@@ -156,4 +160,30 @@ func (w *Workspace) makeDirs(segs []string) (*treeDir, []madeDir, error) {
 		d = next
 	}
 	return d, made, nil
+}
+
+// entry checks that name is one entry of a folder: no separator, and not
+// the folder itself or its parent. Operation paths reach a dirHandle only
+// as such entries (PATH-002 refuses the rest first); this keeps a slip from
+// ever leaving the folder.
+func entry(op, name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+		return &fs.PathError{Op: op, Path: name, Err: syscall.EINVAL}
+	}
+	return nil
+}
+
+// renameNoReplace renames the entry from of d to to unless to exists, in
+// which case it fails with fs.ErrExist and changes nothing: a file that
+// appeared meanwhile is never replaced. Filesystems without
+// RENAME_NOREPLACE get a hard link and an unlink, as atomic.
+func renameNoReplace(d *treeDir, from, to string) error {
+	err := d.handle.RenameNoReplace(from, to)
+	if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.EOPNOTSUPP) {
+		if err := d.handle.Link(from, to); err != nil {
+			return err
+		}
+		return d.handle.Remove(from)
+	}
+	return err
 }

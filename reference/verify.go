@@ -50,7 +50,7 @@ func (w *Workspace) unchanged(d *treeDir, name string, snap snapshot, s *staged)
 	if s != nil && !sameDir(d, s.dir) {
 		return false, nil
 	}
-	info, err := d.root.Lstat(name)
+	info, err := d.handle.Lstat(name)
 	if snap.absent {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -92,7 +92,7 @@ func (w *Workspace) statUnchanged(s *staged) bool {
 	if !ok || snap.absent {
 		return true
 	}
-	info, err := s.dir.root.Lstat(s.name)
+	info, err := s.dir.handle.Lstat(s.name)
 	return err == nil && sameStat(info, snap.info)
 }
 
@@ -104,7 +104,7 @@ func sameStat(now, then fs.FileInfo) bool {
 // holdsExactly streams the regular file name of d and compares it with
 // want.
 func holdsExactly(d *treeDir, name string, want []byte) bool {
-	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := d.handle.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}

@@ -14,9 +14,10 @@ import (
 // root directory (the CLI's --cwd), implements Files for the planner, and
 // commits a plan with temp-file-and-rename writes.
 //
-// Every access below the root goes through an os.Root opened on it, one
-// path component at a time and without following symlinks, so no symlink or
-// ".." can lead outside the root whatever changes underneath.
+// Every access below the root goes through the folders held open on the
+// way to it (dirHandle), one path component at a time and without following
+// symlinks, so no symlink or ".." can lead outside the root whatever
+// changes underneath.
 //
 // A Workspace remembers every file it read, so Commit can prove nothing
 // changed underneath the plan. Use one Workspace per operation, and Close
@@ -77,10 +78,10 @@ func NewWorkspace(root string) (*Workspace, error) {
 	}
 	if info, err := os.Stat(real); err == nil && !info.IsDir() {
 		w.openErr = &fs.PathError{Op: "lstat", Path: real, Err: syscall.ENOTDIR}
-	} else if r, err := os.OpenRoot(real); err != nil {
+	} else if h, err := openDirHandle(real); err != nil {
 		w.openErr = err
 	} else {
-		w.top = &treeDir{root: r}
+		w.top = &treeDir{handle: h}
 	}
 	return w, nil
 }
@@ -97,7 +98,7 @@ func (w *Workspace) Close() error {
 	}
 	w.maps = nil
 	if w.top != nil {
-		if err := w.top.root.Close(); err != nil && first == nil {
+		if err := w.top.handle.Close(); err != nil && first == nil {
 			first = err
 		}
 		w.top = nil
@@ -223,7 +224,11 @@ func (w *Workspace) inputLimit() int64 {
 // with the checksum of its bytes when sum is set (see mapThreshold).
 func readRegular(d *treeDir, name string, seen fs.FileInfo, sum bool) (snap snapshot, err error) {
 	// O_NONBLOCK: a FIFO swapped in after the lookup must not block the open.
-	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	swapped := &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being opened"}
+	f, err := d.handle.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) { // a symlink now, which is not followed
+		return snapshot{}, swapped
+	}
 	if err != nil {
 		return snapshot{}, err
 	}
@@ -237,7 +242,7 @@ func readRegular(d *treeDir, name string, seen fs.FileInfo, sum bool) (snap snap
 		return snapshot{}, err
 	}
 	if !info.Mode().IsRegular() || !os.SameFile(info, seen) {
-		return snapshot{}, &Error{Code: ConcurrentModification, Phase: "io", Message: name + " changed while being opened"}
+		return snapshot{}, swapped
 	}
 	snap.info = info
 	if snap.mapped, err = mapRegular(f, info, sum); err != nil {
@@ -272,7 +277,7 @@ func (w *Workspace) resolve(path string) (*treeDir, string, fs.FileInfo, error) 
 	d := w.top
 	for i, seg := range segs {
 		rel := strings.Join(segs[:i+1], "/")
-		info, err := d.root.Lstat(seg)
+		info, err := d.handle.Lstat(seg)
 		if err != nil {
 			w.closeDir(d)
 			return nil, "", nil, FileError(err, path, "path")

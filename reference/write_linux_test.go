@@ -277,38 +277,52 @@ func TestCommitDestinationSymlinkedMeanwhile(t *testing.T) {
 	wantTree(t, root, want)
 }
 
-// TestEnterSwappedFolder: a folder swapped for another between its Lstat
-// and its opening is errDirSwapped, which a path lookup reports as
-// concurrent_modification in phase path.
+// TestEnterSwappedFolder: a folder swapped between its Lstat and its
+// opening, for another folder, a symlink to it (not followed) or a file,
+// is errDirSwapped, which a path lookup reports as concurrent_modification
+// in phase path.
 func TestEnterSwappedFolder(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	must(t, os.Mkdir(filepath.Join(root, "sub"), 0o755))
-	ws, err := NewWorkspace(root)
-	must(t, err)
-	defer ws.Close()
-	seen, err := ws.top.root.Lstat("sub")
-	must(t, err)
-	must(t, os.Rename(filepath.Join(root, "sub"), filepath.Join(root, "old")))
-	must(t, os.Mkdir(filepath.Join(root, "sub"), 0o755))
-	d, err := ws.top.enter("sub", seen)
-	if d != nil || !errors.Is(err, errDirSwapped) {
-		ws.closeDir(d)
-		t.Fatalf("enter of a swapped folder: %v, %v; want errDirSwapped", d, err)
-	}
-	err = ws.pathChanged(err, "sub/f.txt")
-	wantCode(t, err, ConcurrentModification)
-	if e := err.(*Error); e.Phase != "path" || e.Path != "sub/f.txt" {
-		t.Errorf("phase %q path %q, want path sub/f.txt", e.Phase, e.Path)
+	for _, swap := range []string{"folder", "symlink", "file"} {
+		t.Run(swap, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			must(t, os.Mkdir(filepath.Join(root, "sub"), 0o755))
+			ws, err := NewWorkspace(root)
+			must(t, err)
+			defer ws.Close()
+			seen, err := ws.top.handle.Lstat("sub")
+			must(t, err)
+			must(t, os.Rename(filepath.Join(root, "sub"), filepath.Join(root, "old")))
+			switch swap {
+			case "folder":
+				must(t, os.Mkdir(filepath.Join(root, "sub"), 0o755))
+			case "symlink":
+				must(t, os.Symlink("old", filepath.Join(root, "sub")))
+			case "file":
+				must(t, os.WriteFile(filepath.Join(root, "sub"), nil, 0o644))
+			}
+			d, err := ws.top.enter("sub", seen)
+			if d != nil || !errors.Is(err, errDirSwapped) {
+				ws.closeDir(d)
+				t.Fatalf("enter of a swapped folder: %v, %v; want errDirSwapped", d, err)
+			}
+			err = ws.pathChanged(err, "sub/f.txt")
+			wantCode(t, err, ConcurrentModification)
+			if e := err.(*Error); e.Phase != "path" || e.Path != "sub/f.txt" {
+				t.Errorf("phase %q path %q, want path sub/f.txt", e.Phase, e.Path)
+			}
+		})
 	}
 }
 
 // TestReadRegularSwapped: a file swapped, between its Lstat and its
-// opening, for another file or a FIFO is concurrent_modification, and
-// FileError keeps that code, filling in the path when it has none.
+// opening, for another file, a FIFO or a symlink (which is not followed)
+// is concurrent_modification, and FileError keeps that code, filling in
+// the path when it has none.
 func TestReadRegularSwapped(t *testing.T) {
 	t.Parallel()
-	for _, swap := range []string{"file", "fifo"} {
+	for _, swap := range []string{"file", "fifo", "symlink"} {
 		t.Run(swap, func(t *testing.T) {
 			t.Parallel()
 			root := t.TempDir()
@@ -316,13 +330,16 @@ func TestReadRegularSwapped(t *testing.T) {
 			ws, err := NewWorkspace(root)
 			must(t, err)
 			defer ws.Close()
-			seen, err := ws.top.root.Lstat("f")
+			seen, err := ws.top.handle.Lstat("f")
 			must(t, err)
 			must(t, os.Rename(filepath.Join(root, "f"), filepath.Join(root, "old")))
-			if swap == "file" {
+			switch swap {
+			case "file":
 				must(t, os.WriteFile(filepath.Join(root, "f"), []byte("new\n"), 0o644))
-			} else {
+			case "fifo":
 				must(t, unix.Mkfifo(filepath.Join(root, "f"), 0o644))
+			case "symlink":
+				must(t, os.Symlink("old", filepath.Join(root, "f")))
 			}
 			_, err = readRegular(ws.top, "f", seen, false)
 			wantCode(t, err, ConcurrentModification)
@@ -391,7 +408,7 @@ func TestReplaceAfterReCheck(t *testing.T) {
 				return ws.replace(s)
 			})
 			if s.temp != "" {
-				s.dir.root.Remove(s.temp)
+				s.dir.handle.Remove(s.temp)
 			}
 			wantCode(t, err, ConcurrentModification)
 			wantTree(t, root, tt.want)
@@ -442,15 +459,15 @@ func TestNewWorkspaceWithoutWorkingDirectory(t *testing.T) {
 // not hold even the empty content.
 func TestHoldsExactlyReadError(t *testing.T) {
 	t.Parallel()
-	r, err := os.OpenRoot("/proc/self")
+	h, err := openDirHandle("/proc/self")
 	if err != nil {
 		t.Skipf("no /proc: %v", err)
 	}
-	defer r.Close()
-	if info, err := r.Stat("mem"); err != nil || !info.Mode().IsRegular() || info.Size() != 0 {
+	defer h.Close()
+	if info, err := os.Stat("/proc/self/mem"); err != nil || !info.Mode().IsRegular() || info.Size() != 0 {
 		t.Skipf("/proc/self/mem is not an empty regular file here: %v", err)
 	}
-	if holdsExactly(&treeDir{root: r}, "mem", nil) {
+	if holdsExactly(&treeDir{handle: h}, "mem", nil) {
 		t.Error("a file that cannot be read holds the empty content")
 	}
 }
@@ -464,10 +481,10 @@ func TestHeldFolderStatFails(t *testing.T) {
 	ws, err := NewWorkspace(root)
 	must(t, err)
 	defer ws.Close()
-	r, err := os.OpenRoot(root)
+	h, err := openDirHandle(root)
 	must(t, err)
-	r.Close()
-	broken := &treeDir{root: r}
+	h.Close()
+	broken := &treeDir{handle: h}
 	if sameDir(broken, ws.top) || sameDir(ws.top, broken) {
 		t.Error("sameDir with a folder that cannot be stat'ed: true, want false")
 	}
