@@ -17,14 +17,6 @@ type treeDir struct {
 	rel    string // its path below the work tree's root, "" for the root itself
 }
 
-// below returns the path of name in d below the work tree's root.
-func (d *treeDir) below(name string) string {
-	if d.rel == "" {
-		return name
-	}
-	return d.rel + "/" + name
-}
-
 // errDirSwapped reports a folder replaced between its lookup and its
 // opening.
 var errDirSwapped = errors.New("the folder changed while it was opened")
