@@ -37,13 +37,12 @@ func openDirHandle(path string) (*dirHandle, error) {
 }
 
 // openat opens name relative to dir, never following a symlink it ends in.
-func openat(dir int, name string, flag int, perm uint32) (int, error) {
-	for {
-		fd, err := unix.Openat(dir, name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
-		if err != syscall.EINTR {
-			return fd, err
-		}
-	}
+func openat(dir int, name string, flag int, perm uint32) (fd int, err error) {
+	err = ignoringEINTR(func() error {
+		fd, err = unix.Openat(dir, name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
+		return err
+	})
+	return fd, err
 }
 
 // fd is the folder's descriptor, for the *at system calls.
@@ -164,12 +163,13 @@ func (d *dirHandle) Remove(name string) error {
 // Close releases the descriptor.
 func (d *dirHandle) Close() error { return d.f.Close() }
 
+// ignoringEINTR makes call again for as long as a signal interrupts it.
 func ignoringEINTR(call func() error) error {
-	for {
-		if err := call(); err != syscall.EINTR {
-			return err
-		}
+	err := call()
+	for err == syscall.EINTR {
+		err = call()
 	}
+	return err
 }
 
 // pathErr wraps a system call's error as os does, nil staying nil.
